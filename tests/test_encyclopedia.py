@@ -1,0 +1,154 @@
+"""The encyclopedia pages: grid, filters, card faces, units, mistake reports, errors."""
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from webapp import create_app
+from webapp.extensions import db
+from webapp.models import MistakeReport
+
+
+def page(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    return response.get_data(as_text=True)
+
+
+def test_home_links_every_section(client):
+    html = page(client, "/")
+    for href in ("/cards/", "/periods"):
+        assert f'href="{href}' in html
+    assert "Stegosaurus" in html and "further in time" in html
+
+
+def test_grid_shows_a_page_of_cards_with_links(client):
+    html = page(client, "/cards/")
+    assert len(re.findall(r'class="card-tile"', html)) == 24
+    assert "Page 1 of" in html
+    assert 'href="/cards/?page=2"' in html or "page=2" in html
+
+
+def test_search_by_scientific_name(client):
+    html = page(client, "/cards/?q=Tyrannosaurus")
+    assert 'href="/cards/tyrannosaurus"' in html
+
+
+def test_filter_error_is_shown_beside_the_field(client):
+    html = page(client, "/cards/?min_mass=lots", 400)
+    assert 'id="min_mass-error"' in html
+    assert 'aria-invalid="true"' in html
+
+
+def test_page_past_the_end_is_a_friendly_404(client):
+    html = page(client, "/cards/?page=500", 404)
+    assert "no page 500" in html
+    assert "Back to the start" in html
+
+
+def test_unknown_card_is_a_friendly_404(client):
+    html = page(client, "/cards/no-such-beast", 404)
+    assert "no-such-beast" in html and "<h1>" in html
+
+
+def test_card_page_shows_both_faces_and_sources(client):
+    html = page(client, "/cards/stegosaurus")
+    assert "Front" in html and "Back: characteristics" in html
+    assert "<svg" in html and 'aria-label="Silhouette of Stegosaurus"' in html
+    assert "Jurassic" in html
+    assert "Size next to a person" in html
+    assert 'class="sources"' in html and "<a href=\"http" in html
+    assert "Report a mistake" in html
+
+
+def test_living_animal_shows_lifespan_and_risk(client):
+    slug = client.get("/api/cards?deck=animals&per_page=1").get_json()["items"][0]["slug"]
+    html = page(client, f"/cards/{slug}")
+    assert "Lifespan" in html and "Extinction risk" in html
+    assert "Living today" in html
+
+
+def test_units_toggle_switches_to_imperial_and_is_remembered(client):
+    metric = page(client, "/cards/tyrannosaurus")
+    assert re.search(r"\d m <span class=\"measure\">", metric)
+    imperial = page(client, "/cards/tyrannosaurus?units=imperial")
+    assert re.search(r"\d ft <span class=\"measure\">", imperial)
+    assert "tons" in imperial
+    remembered = page(client, "/cards/stegosaurus")
+    assert " ft " in remembered
+
+
+def test_mistake_report_is_stored(app, client):
+    response = client.post("/cards/stegosaurus", data={
+        "field": "weight", "message": "The weight differs from the museum's figure.",
+        "suggested_source": "NHM Dino Directory"})
+    assert response.status_code == 302
+    follow = client.get(response.headers["Location"])
+    assert "Thank you" in follow.get_data(as_text=True)
+    with app.app_context():
+        report = db.session.scalar(select(MistakeReport))
+    assert report.card_slug == "stegosaurus" and report.field == "weight"
+    assert report.status == "open"
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"field": "weight", "message": "short"}, "between 10 and 2000"),
+    ({"field": "weight", "message": ""}, "Please say what is wrong."),
+    ({"field": "colour", "message": "Something is wrong here."}, "Not a valid choice"),
+])
+def test_bad_report_shows_error_beside_field_and_stores_nothing(app, client, data, message):
+    response = client.post("/cards/stegosaurus", data=data)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert 'class="field-error"' in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(MistakeReport)) is None
+
+
+def test_report_form_needs_csrf_token(loaded_database, tmp_path):
+    import shutil
+
+    path = tmp_path / "csrf.sqlite3"
+    shutil.copy(loaded_database, path)
+    app = create_app({"TESTING": True, "SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    client = app.test_client()
+    response = client.post("/cards/stegosaurus", data={"field": "weight", "message": "No token was sent."})
+    assert response.status_code == 400
+    assert "CSRF" in response.get_data(as_text=True)
+    html = client.get("/cards/stegosaurus").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    ok = client.post("/cards/stegosaurus", data={"csrf_token": token, "field": "weight",
+                                                   "message": "Token sent this time."})
+    assert ok.status_code == 302
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_periods_page_lists_the_periods_to_scale(client):
+    html = page(client, "/periods")
+    assert html.count('class="period-row"') == 12
+    assert "538.8" in html and "542" in html
+    css = client.get("/periods.css")
+    assert css.headers["Content-Type"].startswith("text/css")
+    assert ".period-jurassic { background-color: #34B2C9" in css.get_data(as_text=True)
+    again = client.get("/periods.css", headers={"If-None-Match": css.headers["ETag"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize("url", ["/", "/cards/", "/cards/tyrannosaurus", "/periods"])
+def test_pages_fetch_nothing_from_elsewhere(client, url):
+    html = page(client, url)
+    assert not re.search(r'(src|href)="(https?:)?//', html.split('class="sources"')[0])
+
+
+def test_unexpected_error_is_a_friendly_500(app):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret detail")
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500
+    body = response.get_data(as_text=True)
+    assert "Something went wrong" in body and "secret detail" not in body and "Traceback" not in body

@@ -1,0 +1,73 @@
+"""The app factory: configuration, secrets, first start, health check."""
+
+from sqlalchemy import func, select
+
+from webapp import create_app, database_url, secret_key
+from webapp.extensions import db
+from webapp.models import Card, Period
+
+
+def test_config_is_not_testing_by_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    assert not app.testing
+    assert app.config["SECRET_KEY"] == "from-env"
+
+
+def test_testing_config(app):
+    assert app.testing
+
+
+def test_healthz(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok"}
+
+
+def test_first_start_creates_database_and_loads_all_cards(tmp_path):
+    path = tmp_path / "fresh.sqlite3"
+    assert not path.exists()
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        cards = db.session.scalar(select(func.count()).select_from(Card))
+        periods = db.session.scalar(select(func.count()).select_from(Period))
+    assert path.exists()
+    assert cards >= 220
+    assert periods == 12
+
+
+def test_second_start_keeps_existing_cards(app):
+    with app.app_context():
+        card = db.session.scalar(select(Card).limit(1))
+        card.fact = "Edited by a test."
+        db.session.commit()
+    again = create_app({**app.config, "TESTING": True})
+    with again.app_context():
+        assert db.session.scalar(select(Card).where(Card.id == card.id)).fact == "Edited by a test."
+
+
+def test_secret_key_file_is_made_once(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    first = secret_key(tmp_path)
+    second = secret_key(tmp_path)
+    assert first == second
+    assert len(first) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_secret_key_prefers_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "env-key")
+    assert secret_key(tmp_path) == "env-key"
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_database_url_defaults_to_sqlite_in_instance(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert database_url(tmp_path) == f"sqlite:///{tmp_path / 'cards.sqlite3'}"
+
+
+def test_database_url_uses_psycopg_for_postgresql(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:p@db.example:5432/app")
+    assert database_url(tmp_path) == "postgresql+psycopg://u:p@db.example:5432/app"
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@h/app")
+    assert database_url(tmp_path) == "postgresql+psycopg://u@h/app"

@@ -1,0 +1,142 @@
+"""The card loader: validation messages, loading, export round trip, and the CLI."""
+
+import shutil
+
+import pandas as pd
+import pytest
+from sqlalchemy import func, select
+
+from cards_db import CardDataError, read_cards, read_deck
+from cards_db.loader import DATA_DIR, format_number, parse_sources
+from webapp.extensions import db
+from webapp.models import Card
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    """Return a scratch copy of the real card data folder."""
+    target = tmp_path / "data"
+    shutil.copytree(DATA_DIR, target)
+    return target
+
+
+def edit_cell(data_dir, file, row, column, value):
+    """Set one cell (row 0 is the first card) of a card file."""
+    path = data_dir / file
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame.loc[row, column] = value
+    frame.to_csv(path, index=False)
+
+
+@pytest.mark.parametrize(("file", "column", "value", "message"), [
+    ("dinosaurs.csv", "mass_kg", "heavy", "'heavy' is not a number"),
+    ("dinosaurs.csv", "mass_kg", "-3", "must be greater than zero"),
+    ("dinosaurs.csv", "length_m", "0", "must be greater than zero"),
+    ("dinosaurs.csv", "length_m", "inf", "is not a number"),
+    ("dinosaurs.csv", "first_period", "Jurasic", "is not one of"),
+    ("dinosaurs.csv", "first_period", "Quaternary", "does not match"),
+    ("dinosaurs.csv", "first_appearance_ma", "600", "before the Cambrian"),
+    ("dinosaurs.csv", "last_appearance_ma", "1000", "older than the first appearance"),
+    ("dinosaurs.csv", "diet", "vegetarian", "is not one of"),
+    ("dinosaurs.csv", "group", "", "is not one of"),
+    ("dinosaurs.csv", "body_plan", "blob", "is not one of"),
+    ("dinosaurs.csv", "slug", "Bad Slug", "lowercase letters"),
+    ("dinosaurs.csv", "common_name", "", "is empty but required"),
+    ("dinosaurs.csv", "sources", "", "is empty but required"),
+    ("dinosaurs.csv", "sources", "fact: a book with no numbers", "no source is given for"),
+    ("dinosaurs.csv", "fact", "x" * 300, "longer than"),
+    ("animals.csv", "iucn_status", "XX", "is not one of"),
+    ("animals.csv", "lifespan_years", "ten", "'ten' is not a number"),
+    ("animals.csv", "family", "", "is empty but required"),
+])
+def test_bad_cell_names_file_row_and_column(data_dir, file, column, value, message):
+    edit_cell(data_dir, file, 2, column, value)
+    with pytest.raises(CardDataError) as caught:
+        read_cards(data_dir)
+    error = caught.value
+    assert error.path.endswith(file)
+    assert error.row.startswith("4")  # the third card sits on line 4, under the header
+    assert error.column == column or (column == "first_appearance_ma" and error.column)
+    assert message in str(error)
+    assert f"{file}, row 4" in str(error)
+
+
+def test_diet_detail_must_belong_to_diet(data_dir):
+    edit_cell(data_dir, "dinosaurs.csv", 0, "diet", "herbivore")
+    edit_cell(data_dir, "dinosaurs.csv", 0, "diet_detail", "piscivore")
+    with pytest.raises(CardDataError, match="'piscivore' is not a sub-diet of 'herbivore'"):
+        read_cards(data_dir)
+
+
+def test_missing_column_is_named(data_dir):
+    path = data_dir / "animals.csv"
+    pd.read_csv(path, dtype=str, keep_default_na=False).drop(columns="lifespan_years").to_csv(path, index=False)
+    with pytest.raises(CardDataError, match="column 'lifespan_years': column is missing"):
+        read_cards(data_dir)
+
+
+def test_slug_shared_between_decks_is_refused(data_dir):
+    dinosaur_slug = read_deck("dinosaurs", data_dir).iloc[0]["slug"]
+    edit_cell(data_dir, "animals.csv", 0, "slug", dinosaur_slug)
+    with pytest.raises(CardDataError, match="used by more than one card"):
+        read_cards(data_dir)
+
+
+def test_parse_sources_splits_fields_citation_and_link():
+    entries = parse_sources("length_m, mass_kg: Smith 2020, https://example.org/a | "
+                            "iucn_status: Benson 2014 doi:10.1371/journal.pbio.1001853")
+    assert entries[0] == {"fields": ["length_m", "mass_kg"], "citation": "Smith 2020, https://example.org/a",
+                          "url": "https://example.org/a"}
+    assert entries[1]["url"] == "https://doi.org/10.1371/journal.pbio.1001853"
+
+
+@pytest.mark.parametrize(("value", "text"), [(12.0, "12"), (0.5, "0.5"), (float("nan"), ""), (None, "")])
+def test_format_number(value, text):
+    assert format_number(value) == text
+
+
+def test_export_round_trips_the_files(app, tmp_path):
+    from webapp.database import export_cards
+
+    with app.app_context():
+        export_cards(tmp_path / "out")
+    shutil.copy(DATA_DIR / "periods.csv", tmp_path / "out" / "periods.csv")
+    _, original = read_cards(DATA_DIR)
+    _, exported = read_cards(tmp_path / "out")
+    pd.testing.assert_frame_equal(original, exported)
+
+
+def test_cli_load_reloads_and_replaces_edits(app, runner):
+    with app.app_context():
+        card = db.session.scalar(select(Card).limit(1))
+        original_fact = card.fact
+        card.fact = "changed"
+        db.session.commit()
+    result = runner.invoke(args=["cards", "load"])
+    assert result.exit_code == 0, result.output
+    assert "Loaded" in result.output
+    with app.app_context():
+        assert db.session.get(Card, card.id).fact == original_fact
+
+
+def test_cli_load_refuses_bad_data_and_changes_nothing(app, runner, data_dir):
+    edit_cell(data_dir, "dinosaurs.csv", 5, "mass_kg", "lots")
+    with app.app_context():
+        before = db.session.scalar(select(func.count()).select_from(Card))
+    result = runner.invoke(args=["cards", "load", "--data-dir", str(data_dir)])
+    assert result.exit_code != 0
+    assert "dinosaurs.csv, row 7" in result.output and "mass_kg" in result.output
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Card)) == before
+
+
+def test_cli_export_writes_both_decks(runner, tmp_path):
+    result = runner.invoke(args=["cards", "export", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "dinosaurs.csv").exists() and (tmp_path / "animals.csv").exists()
+
+
+def test_cli_reports_lists_open_reports(client, runner):
+    client.post("/cards/tyrannosaurus", data={"field": "weight", "message": "The weight looks too high to me."})
+    result = runner.invoke(args=["cards", "reports"])
+    assert "tyrannosaurus [weight]" in result.output

@@ -1,0 +1,76 @@
+"""The Flask app: an educational paleontology quiz and card game for classrooms."""
+
+import os
+import secrets
+import time
+from pathlib import Path
+
+from flask import Flask
+
+
+def database_url(instance_path):
+    """Return the SQLAlchemy URL: DATABASE_URL (PostgreSQL via psycopg) or SQLite in the instance."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'cards.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def secret_key(instance_path):
+    """Return SECRET_KEY from the environment, or from a file made once in the instance folder."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = Path(instance_path) / "secret_key"
+    try:
+        # O_EXCL: when two processes start together, exactly one writes the key.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = ""
+        for _ in range(50):
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.01)
+        raise RuntimeError(f"{path} is empty: delete it and start again") from None
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config=None):
+    """Create and configure the app."""
+    app = Flask(__name__, instance_relative_config=True)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        AUTO_INIT_DB=True,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        CARDS_PER_PAGE=24,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+
+    from webapp import database, errors, filters
+    from webapp.extensions import csrf, db
+
+    db.init_app(app)
+    csrf.init_app(app)
+    errors.init_app(app)
+    filters.init_app(app)
+
+    from webapp import api, encyclopedia, main
+
+    app.register_blueprint(main.bp)
+    app.register_blueprint(encyclopedia.bp)
+    app.register_blueprint(api.bp)
+    database.init_app(app)
+    return app

@@ -1,0 +1,147 @@
+"""Schema creation, loading the card CSVs into the database, exporting them, and the CLI."""
+
+import fcntl
+import math
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+import pandas as pd
+from flask import current_app
+from sqlalchemy import select, text
+
+from cards_db import loader, schema
+from webapp.extensions import db
+from webapp.models import Card, MistakeReport, Period
+
+# Any fixed number: all app processes agree on it to take the same PostgreSQL lock.
+SCHEMA_LOCK_KEY = 7_201_400
+
+
+def init_app(app):
+    """Register the CLI and create the schema (and the cards on first start) when configured."""
+    app.cli.add_command(cards_cli)
+    if app.config["AUTO_INIT_DB"]:
+        with app.app_context():
+            init_database()
+
+
+@contextmanager
+def schema_lock():
+    """Hold a lock that all app processes share while one creates the schema or loads cards."""
+    if db.engine.dialect.name == "postgresql":
+        with db.engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK_KEY})
+                connection.commit()
+        return
+    lock_path = Path(current_app.instance_path) / "schema.lock"
+    with open(lock_path, "w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def init_database():
+    """Create missing tables and load the cards if the database has none."""
+    with schema_lock():
+        db.create_all()
+        if db.session.scalar(select(Card.id).limit(1)) is None:
+            load_cards()
+
+
+def _clean(value):
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if value == "":
+        return None
+    return value
+
+
+def load_cards(data_dir=loader.DATA_DIR):
+    """Validate the CSV files and make the database hold exactly their cards; return counts."""
+    periods, cards = loader.read_cards(data_dir)
+    existing_periods = {p.name: p for p in db.session.scalars(select(Period))}
+    for record in periods.to_dict("records"):
+        period = existing_periods.pop(record["period"], None) or Period(name=record["period"])
+        period.era, period.position = record["era"], int(record["position"])
+        period.start_ma, period.end_ma = float(record["start_ma"]), float(record["end_ma"])
+        period.color_hex, period.label_text_color = record["color_hex"], record["label_text_color"]
+        db.session.add(period)
+    for stale in existing_periods.values():
+        db.session.delete(stale)
+
+    existing_cards = {c.slug: c for c in db.session.scalars(select(Card))}
+    columns = [c.key for c in Card.__table__.columns if c.key != "id"]
+    for record in cards.to_dict("records"):
+        card = existing_cards.pop(record["slug"], None) or Card()
+        for column in columns:
+            setattr(card, column, _clean(record.get(column)))
+        db.session.add(card)
+    for stale in existing_cards.values():
+        db.session.delete(stale)
+    db.session.commit()
+    return {"periods": len(periods), "cards": len(cards)}
+
+
+def cards_frame(deck):
+    """Return one deck's cards from the database as a DataFrame in file order."""
+    rows = db.session.scalars(select(Card).where(Card.deck == deck).order_by(Card.id))
+    columns = schema.DECK_COLUMNS[deck]
+    frame = pd.DataFrame(
+        [{column: getattr(card, column) for column in columns} for card in rows], columns=columns
+    )
+    text_columns = [c for c in columns if c not in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS]
+    frame[text_columns] = frame[text_columns].fillna("")
+    return frame
+
+
+def export_cards(out_dir):
+    """Write every deck from the database to CSV files in `out_dir`; return their paths."""
+    return [loader.write_deck(cards_frame(deck), deck, out_dir) for deck in schema.DECKS]
+
+
+@click.group("cards")
+def cards_cli():
+    """Load, export and review the card database."""
+
+
+@cards_cli.command("load")
+@click.option("--data-dir", type=click.Path(file_okay=False, exists=True), default=str(loader.DATA_DIR),
+              show_default=True, help="Folder holding periods.csv and the deck CSV files.")
+def load_command(data_dir):
+    """Validate the card CSV files and load them into the database."""
+    db.create_all()
+    try:
+        counts = load_cards(data_dir)
+    except loader.CardDataError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Loaded {counts['cards']} cards and {counts['periods']} periods.")
+
+
+@cards_cli.command("export")
+@click.argument("out_dir", type=click.Path(file_okay=False))
+def export_command(out_dir):
+    """Export the cards in the database to CSV files in OUT_DIR."""
+    for path in export_cards(out_dir):
+        click.echo(f"Wrote {path}")
+
+
+@cards_cli.command("reports")
+def reports_command():
+    """List the open mistake reports for review."""
+    reports = db.session.scalars(
+        select(MistakeReport).where(MistakeReport.status == "open").order_by(MistakeReport.id)
+    ).all()
+    if not reports:
+        click.echo("No open mistake reports.")
+    for report in reports:
+        click.echo(f"#{report.id} {report.card_slug} [{report.field}] {report.created_at:%Y-%m-%d}")
+        click.echo(f"    {report.message}")
+        if report.suggested_source:
+            click.echo(f"    source: {report.suggested_source}")

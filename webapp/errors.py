@@ -1,0 +1,50 @@
+"""One way to answer an error: JSON for the API, a friendly page for people."""
+
+from flask import jsonify, render_template, request
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+FRIENDLY_TITLES = {
+    400: "That request did not make sense",
+    404: "Page not found",
+    405: "That action is not allowed here",
+    413: "That was too much to send",
+    500: "Something went wrong on our side",
+    503: "The app is busy or its database is unreachable",
+}
+
+
+def wants_json():
+    """Say whether the client asked for JSON (the API, or an Accept header preferring it)."""
+    if request.path.startswith("/api/"):
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+def error_response(status, message, **extra):
+    """Return an error as JSON or as an HTML page, with `status`."""
+    if wants_json():
+        response = jsonify({"error": message, "status": status, **extra})
+        response.status_code = status
+        return response
+    title = FRIENDLY_TITLES.get(status, "That did not work")
+    return render_template("errors/error.html", status=status, title=title, message=message), status
+
+
+def init_app(app):
+    """Route every error through error_response."""
+
+    @app.errorhandler(HTTPException)
+    def handle_http(error):
+        return error_response(error.code or 500, error.description or str(error))
+
+    @app.errorhandler(OperationalError)
+    def handle_database_down(error):
+        app.logger.warning("database unavailable: %s", error)
+        return error_response(503, "The database cannot be reached right now. Please try again in a moment.")
+
+    @app.errorhandler(Exception)
+    def handle_unexpected(error):
+        app.logger.exception("unexpected error")
+        return error_response(500, "Something went wrong on our side. It has been logged.")

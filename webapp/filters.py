@@ -1,0 +1,152 @@
+"""Template helpers: units (metric or imperial), ages and numbers for people to read."""
+
+import math
+
+from flask import g, request
+from markupsafe import Markup
+
+from cards_db import schema
+
+UNIT_SYSTEMS = ("metric", "imperial")
+FEET_PER_METRE = 1 / 0.3048
+POUNDS_PER_KG = 2.2046226218
+DAYS_PER_YEAR = 365.25
+
+
+def significant(value, digits=3):
+    """Round to `digits` significant figures and write with thousands separators.
+
+    >>> significant(12345.6)
+    '12,300'
+    >>> significant(0.04567)
+    '0.0457'
+    """
+    if value == 0:
+        return "0"
+    rounded = round(value, digits - 1 - int(math.floor(math.log10(abs(value)))))
+    if float(rounded).is_integer():
+        return f"{int(rounded):,}"
+    return f"{rounded:,.10f}".rstrip("0").rstrip(".")
+
+
+def format_length(metres, units="metric"):
+    """Write a length for people: m/cm/mm or ft/in.
+
+    >>> format_length(12.3)
+    '12.3 m'
+    >>> format_length(0.45, "imperial")
+    '17.7 in'
+    >>> format_length(1.8, "imperial")
+    '5 ft 11 in'
+    """
+    if metres is None:
+        return "unknown"
+    if units == "imperial":
+        feet = metres * FEET_PER_METRE
+        if feet >= 10:
+            return f"{significant(feet)} ft"
+        if feet >= 1:
+            whole, inches = divmod(round(feet * 12), 12)
+            return f"{whole} ft {inches} in" if inches else f"{whole} ft"
+        return f"{significant(feet * 12)} in"
+    if metres >= 1:
+        return f"{significant(metres)} m"
+    if metres >= 0.01:
+        return f"{significant(metres * 100)} cm"
+    return f"{significant(metres * 1000)} mm"
+
+
+def format_mass(kg, units="metric"):
+    """Write a mass for people: t/kg/g or tons/lb/oz.
+
+    >>> format_mass(6900)
+    '6.9 t'
+    >>> format_mass(0.03)
+    '30 g'
+    >>> format_mass(6900, "imperial")
+    '7.61 tons'
+    """
+    if kg is None:
+        return "unknown"
+    if units == "imperial":
+        pounds = kg * POUNDS_PER_KG
+        if pounds >= 2000:
+            return f"{significant(pounds / 2000)} tons"
+        if pounds >= 1:
+            return f"{significant(pounds)} lb"
+        return f"{significant(pounds * 16)} oz"
+    if kg >= 1000:
+        return f"{significant(kg / 1000)} t"
+    if kg >= 1:
+        return f"{significant(kg)} kg"
+    return f"{significant(kg * 1000)} g"
+
+
+def format_lifespan(years):
+    """Write a lifespan in years, months or days.
+
+    >>> format_lifespan(0.0027)
+    '1 day'
+    >>> format_lifespan(0.5)
+    '6 months'
+    """
+    if years is None:
+        return "unknown"
+    if years >= 1:
+        amount, unit = significant(years), "year"
+    elif years * 12 >= 1:
+        amount, unit = significant(years * 12, 2), "month"
+    else:
+        amount, unit = significant(max(years * DAYS_PER_YEAR, 1), 2), "day"
+    return f"{amount} {unit}" if amount == "1" else f"{amount} {unit}s"
+
+
+def format_ma(ma):
+    """Write an age given in millions of years ago.
+
+    >>> format_ma(150.8)
+    '151 million years ago'
+    >>> format_ma(0.3)
+    '300,000 years ago'
+    >>> format_ma(0)
+    'today'
+    """
+    if ma is None:
+        return "unknown"
+    if ma == 0:
+        return "today"
+    if ma >= 1:
+        return f"{significant(ma)} million years ago"
+    return f"{significant(ma * 1_000_000, 2)} years ago"
+
+
+def current_units():
+    """Return the reader's unit system: the query string, else their cookie, else metric."""
+    if "units" not in g:
+        asked = request.args.get("units")
+        saved = request.cookies.get("units")
+        g.units = asked if asked in UNIT_SYSTEMS else saved if saved in UNIT_SYSTEMS else "metric"
+    return g.units
+
+
+def init_app(app):
+    """Register the filters, the unit context and the cookie that remembers the unit choice."""
+    app.jinja_env.filters.update(
+        size=lambda m: format_length(m, current_units()),
+        weight=lambda kg: format_mass(kg, current_units()),
+        lifespan=format_lifespan,
+        ma=format_ma,
+        significant=significant,
+        italic_name=lambda name: Markup("<i>{}</i>").format(name),
+    )
+
+    @app.context_processor
+    def unit_context():
+        return {"units": current_units(), "iucn_names": schema.IUCN_STATUSES, "decks": schema.DECKS}
+
+    @app.after_request
+    def remember_units(response):
+        if request.args.get("units") in UNIT_SYSTEMS:
+            response.set_cookie("units", request.args["units"], max_age=365 * 24 * 3600,
+                                samesite="Lax", httponly=True)
+        return response

@@ -1,0 +1,96 @@
+"""Database models: cards, geological periods, and mistake reports."""
+
+from datetime import datetime, timezone
+
+from sqlalchemy import DateTime, Float, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cards_db import parse_sources
+from webapp.extensions import db
+
+API_FIELDS = [
+    "slug", "deck", "common_name", "scientific_name", "group", "diet", "diet_detail",
+    "first_period", "last_period", "first_appearance_ma", "last_appearance_ma", "length_m",
+    "mass_kg", "lifespan_years", "family", "iucn_status", "fact", "sources",
+]
+
+
+class Period(db.Model):
+    """A geological period of the ICS chart (Cambrian to Quaternary)."""
+
+    __tablename__ = "periods"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    era: Mapped[str] = mapped_column(String(40))
+    position: Mapped[int] = mapped_column(Integer, unique=True)
+    start_ma: Mapped[float] = mapped_column(Float)
+    end_ma: Mapped[float] = mapped_column(Float)
+    color_hex: Mapped[str] = mapped_column(String(7))
+    label_text_color: Mapped[str] = mapped_column(String(10))
+
+    @property
+    def slug(self):
+        return self.name.lower()
+
+    def to_dict(self):
+        """Return the period as the API shows it."""
+        return {
+            "name": self.name, "era": self.era, "position": self.position,
+            "start_ma": self.start_ma, "end_ma": self.end_ma, "color_hex": self.color_hex,
+            "label_text_color": self.label_text_color,
+        }
+
+
+class Card(db.Model):
+    """One card of a deck: an animal and its characteristics."""
+
+    __tablename__ = "cards"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(80), unique=True, index=True)
+    deck: Mapped[str] = mapped_column(String(20), index=True)
+    common_name: Mapped[str] = mapped_column(String(120))
+    scientific_name: Mapped[str] = mapped_column(String(120))
+    group: Mapped[str] = mapped_column(String(40), index=True)
+    body_plan: Mapped[str] = mapped_column(String(40))
+    family: Mapped[str | None] = mapped_column(String(80))
+    diet: Mapped[str | None] = mapped_column(String(20))
+    diet_detail: Mapped[str | None] = mapped_column(String(20))
+    first_period: Mapped[str | None] = mapped_column(String(40))
+    last_period: Mapped[str | None] = mapped_column(String(40))
+    first_appearance_ma: Mapped[float | None] = mapped_column(Float)
+    last_appearance_ma: Mapped[float | None] = mapped_column(Float)
+    size_measure: Mapped[str | None] = mapped_column(String(40))
+    length_m: Mapped[float | None] = mapped_column(Float)
+    mass_kg: Mapped[float | None] = mapped_column(Float)
+    lifespan_years: Mapped[float | None] = mapped_column(Float)
+    iucn_status: Mapped[str | None] = mapped_column(String(2))
+    fact: Mapped[str] = mapped_column(Text)
+    sources: Mapped[str] = mapped_column(Text)
+    notes: Mapped[str | None] = mapped_column(Text)
+
+    @property
+    def source_entries(self):
+        """Return the parsed sources: fields, citation and link of each."""
+        return parse_sources(self.sources)
+
+    def to_dict(self):
+        """Return the card as the API shows it."""
+        data = {name: getattr(self, name) for name in API_FIELDS}
+        data["sources"] = self.source_entries
+        data["size_measure"] = self.size_measure
+        data["body_plan"] = self.body_plan
+        return data
+
+
+class MistakeReport(db.Model):
+    """A reader's report that something on a card is wrong, kept for review."""
+
+    __tablename__ = "mistake_reports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_slug: Mapped[str] = mapped_column(String(80), index=True)
+    field: Mapped[str] = mapped_column(String(40))
+    message: Mapped[str] = mapped_column(Text)
+    suggested_source: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=lambda: datetime.now(timezone.utc)
+    )
