@@ -5,6 +5,7 @@ import math
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from wtforms import FloatField, IntegerField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
 from cards_db import schema
@@ -28,8 +29,10 @@ def finite(form, field):
         raise ValidationError("Please enter an ordinary number.")
 
 
-def _choices(values, anything):
-    return [("", anything)] + [(value, value.capitalize()) for value in values]
+def options(pairs, anything=None):
+    """Return SelectField choices from (value, label) pairs, led by an 'any' option if given."""
+    lead = [SelectChoice("", anything)] if anything else []
+    return lead + [SelectChoice(value, label) for value, label in pairs]
 
 
 class CardFilterForm(FlaskForm):
@@ -47,8 +50,8 @@ class CardFilterForm(FlaskForm):
     max_length = FloatField("Size to (m)", validators=[Optional(), finite, NumberRange(min=0, max=1000)])
     min_mass = FloatField("Weight from (kg)", validators=[Optional(), finite, NumberRange(min=0, max=1e6)])
     max_mass = FloatField("Weight to (kg)", validators=[Optional(), finite, NumberRange(min=0, max=1e6)])
-    sort = SelectField("Sort by", choices=list(SORTS.items()), default="name", validators=[Optional()])
-    order = SelectField("Order", choices=[("asc", "Ascending"), ("desc", "Descending")],
+    sort = SelectField("Sort by", choices=options(SORTS.items()), default="name", validators=[Optional()])
+    order = SelectField("Order", choices=options([("asc", "Ascending"), ("desc", "Descending")]),
                         default="asc", validators=[Optional()])
     page = IntegerField("Page", default=1, validators=[Optional(), NumberRange(min=1, max=MAX_PAGE)])
     per_page = IntegerField("Cards per page", default=24,
@@ -56,12 +59,12 @@ class CardFilterForm(FlaskForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.deck.choices = [("", "Both decks")] + list(schema.DECKS.items())
+        self.deck.choices = options(schema.DECKS.items(), "Both decks")
         periods = db.session.scalars(select(Period.name).order_by(Period.position)).all()
-        self.period.choices = [("", "Any period")] + [(p, p) for p in periods]
-        self.diet.choices = _choices(schema.DIETS, "Any diet")
+        self.period.choices = options(((p, p) for p in periods), "Any period")
+        self.diet.choices = options(((d, d.capitalize()) for d in schema.DIETS), "Any diet")
         groups = sorted({g for deck in schema.GROUPS.values() for g in deck})
-        self.group.choices = _choices(groups, "Any group")
+        self.group.choices = options(((g, g.capitalize()) for g in groups), "Any group")
 
     def validate_max_length(self, field):
         if field.data is not None and self.min_length.data is not None and field.data < self.min_length.data:
@@ -79,12 +82,12 @@ class CardFilterForm(FlaskForm):
 class MistakeReportForm(FlaskForm):
     """Tell us that something on a card is wrong."""
 
-    field = SelectField("What is wrong?", choices=[
+    field = SelectField("What is wrong?", choices=options([
         ("name", "A name"), ("diet", "The diet"), ("period", "When it lived"), ("size", "The size"),
         ("weight", "The weight"), ("lifespan", "The lifespan"), ("status", "The extinction risk"),
         ("fact", "The fact"), ("picture", "The picture"), ("sources", "The sources"),
         ("other", "Something else"),
-    ], validators=[DataRequired()])
+    ]), validators=[DataRequired()])
     message = TextAreaField("Describe the mistake", validators=[
         DataRequired(message="Please say what is wrong."),
         Length(min=10, max=2000, message="Please write between 10 and 2000 characters."),

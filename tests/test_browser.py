@@ -1,0 +1,95 @@
+"""End to end: the encyclopedia driven in a real headless Chromium (Debian's package)."""
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import database_config
+from webapp import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture
+def browser(in_ci):
+    """Launch headless Chromium; under CI a missing browser is a failure, not a skip."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if in_ci:
+            pytest.fail("playwright is not installed")
+        pytest.skip("playwright is not installed")
+    if not CHROMIUM.exists():
+        if in_ci:
+            pytest.fail("Debian's chromium is missing at /usr/bin/chromium")
+        pytest.skip("install Debian's chromium to run browser tests")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(loaded_database, tmp_path):
+    """Serve the app on a free local port in a background thread; yield its base URL."""
+    path = tmp_path / "live.sqlite3"
+    shutil.copy(loaded_database, path)
+    app = create_app({**database_config(path), "WTF_CSRF_ENABLED": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.mark.browser
+def test_encyclopedia_journey(browser, live_server):
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="Encyclopedia").click()
+    page.get_by_label("Name", exact=True).fill("stego")
+    page.get_by_label("Name", exact=True).press("Enter")
+    page.get_by_role("link", name="Stegosaurus").first.click()
+    assert page.get_by_role("heading", level=1).inner_text().startswith("Stegosaurus")
+    assert page.get_by_role("img", name="Silhouette of Stegosaurus").is_visible()
+    assert "Jurassic" in page.locator(".timescale figcaption").inner_text()
+
+    page.get_by_role("link", name="imperial (feet, pounds)").click()
+    assert " ft" in page.locator(".characteristics").inner_text()
+
+    # Report a mistake by keyboard only.
+    page.get_by_label("What is wrong?").select_option("weight")
+    page.get_by_label("Describe the mistake").fill("too short")
+    page.get_by_label("Describe the mistake").press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert "between 10 and 2000" in page.locator(".field-error").inner_text()
+    page.get_by_label("Describe the mistake").fill("The weight differs from the museum's figure.")
+    page.get_by_role("button", name="Send report").click()
+    assert "Thank you" in page.locator(".flash").inner_text()
+
+    assert all(url.startswith(live_server) for url in requests), "a page fetched something from elsewhere"
+
+
+@pytest.mark.browser
+def test_filters_and_pages_on_a_projector(browser, live_server):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{live_server}/cards/")
+    page.get_by_label("Deck").select_option("animals")
+    page.get_by_label("Sort by").select_option("mass")
+    page.get_by_label("Order").select_option("desc")
+    page.get_by_role("button", name="Show cards").click()
+    first = page.locator(".card-tile .tile-name").first.inner_text()
+    assert first  # the heaviest animal leads the grid
+    page.get_by_role("link", name="Next →").click()
+    assert "Page 2 of" in page.locator(".pagination").inner_text()
+    page.get_by_label("Weight from (kg)").fill("heavy")
+    page.get_by_role("button", name="Show cards").click()
+    assert page.locator("#min_mass-error").is_visible()
