@@ -48,8 +48,8 @@ def test_each_deck_can_be_played_with_each_characteristic():
     assert DINOSAURS["length_m"].notna().sum() >= 100
     assert DINOSAURS["mass_kg"].notna().sum() >= 80
     assert ANIMALS["length_m"].notna().sum() >= 100
-    assert ANIMALS["mass_kg"].notna().sum() >= 100
-    assert ANIMALS["lifespan_years"].notna().sum() >= 100
+    assert ANIMALS["mass_kg"].notna().sum() >= 80
+    assert ANIMALS["lifespan_years"].notna().sum() >= 80
 
 
 @pytest.mark.parametrize("column", ["length_m", "mass_kg", "lifespan_years"])
