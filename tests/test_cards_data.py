@@ -98,7 +98,7 @@ def test_five_or_more_prehistoric_cards_have_no_weight_as_science_allows():
 
 @pytest.mark.parametrize("body_plan", sorted(set(CARDS["body_plan"])))
 def test_every_body_plan_in_use_has_a_silhouette(body_plan):
-    (x, y, width, height), inner = shape(body_plan)
+    (_x, _y, width, height), inner = shape(body_plan)
     assert width > 0 and height > 0 and "<path" in inner
 
 

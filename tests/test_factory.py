@@ -40,10 +40,11 @@ def test_second_start_keeps_existing_cards(app):
     with app.app_context():
         card = db.session.scalar(select(Card).limit(1))
         card.fact = "Edited by a test."
+        card_id = card.id
         db.session.commit()
     again = create_app({**app.config, "TESTING": True})
     with again.app_context():
-        assert db.session.scalar(select(Card).where(Card.id == card.id)).fact == "Edited by a test."
+        assert db.session.get(Card, card_id).fact == "Edited by a test."
 
 
 def test_secret_key_file_is_made_once(tmp_path, monkeypatch):

@@ -38,7 +38,8 @@ def edit_cell(data_dir, file, row, column, value):
     ("dinosaurs.csv", "first_appearance_ma", "600", "before the Cambrian"),
     ("dinosaurs.csv", "last_appearance_ma", "1000", "older than the first appearance"),
     ("dinosaurs.csv", "diet", "vegetarian", "is not one of"),
-    ("dinosaurs.csv", "group", "", "is not one of"),
+    ("dinosaurs.csv", "group", "", "is empty but required"),
+    ("dinosaurs.csv", "group", "alien", "is not one of"),
     ("dinosaurs.csv", "body_plan", "blob", "is not one of"),
     ("dinosaurs.csv", "slug", "Bad Slug", "lowercase letters"),
     ("dinosaurs.csv", "common_name", "", "is empty but required"),
@@ -109,14 +110,14 @@ def test_export_round_trips_the_files(app, tmp_path):
 def test_cli_load_reloads_and_replaces_edits(app, runner):
     with app.app_context():
         card = db.session.scalar(select(Card).limit(1))
-        original_fact = card.fact
+        original_fact, card_id = card.fact, card.id
         card.fact = "changed"
         db.session.commit()
     result = runner.invoke(args=["cards", "load"])
     assert result.exit_code == 0, result.output
     assert "Loaded" in result.output
     with app.app_context():
-        assert db.session.get(Card, card.id).fact == original_fact
+        assert db.session.get(Card, card_id).fact == original_fact
 
 
 def test_cli_load_refuses_bad_data_and_changes_nothing(app, runner, data_dir):

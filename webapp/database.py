@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 import pandas as pd
 from flask import current_app
+from flask.cli import AppGroup
 from sqlalchemy import select, text
 
 from cards_db import loader, schema
@@ -106,9 +107,7 @@ def export_cards(out_dir):
     return [loader.write_deck(cards_frame(deck), deck, out_dir) for deck in schema.DECKS]
 
 
-@click.group("cards")
-def cards_cli():
-    """Load, export and review the card database."""
+cards_cli = AppGroup("cards", help="Load, export and review the card database.")
 
 
 @cards_cli.command("load")

@@ -23,7 +23,7 @@ def significant(value, digits=3):
     """
     if value == 0:
         return "0"
-    rounded = round(value, digits - 1 - int(math.floor(math.log10(abs(value)))))
+    rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
     if float(rounded).is_integer():
         return f"{int(rounded):,}"
     return f"{rounded:,.10f}".rstrip("0").rstrip(".")

@@ -14,7 +14,7 @@ HUMAN_HEIGHT_M = 1.8
 ET.register_namespace("", SVG_NS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def shape(body_plan):
     """Return (viewBox numbers, inner SVG markup) of a body plan's drawing."""
     root = ET.parse(FOLDER / f"{body_plan}.svg").getroot()
@@ -83,6 +83,6 @@ def comparison_sentence(card):
     if ratio >= 1.15:
         return f"Its {measure} is about {ratio:.1f} times a person's height (1.8 m)."
     if ratio <= 1 / 1.15:
-        return f"A person (1.8 m) is about {1 / ratio:,.0f} times its {measure}." if ratio < 0.1 else \
-            f"A person (1.8 m) is about {1 / ratio:.1f} times its {measure}."
+        times = f"{1 / ratio:,.0f}" if ratio < 0.1 else f"{1 / ratio:.1f}"
+        return f"A person (1.8 m) is about {times} times its {measure}."
     return f"Its {measure} is about the same as a person's height (1.8 m)."
