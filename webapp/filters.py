@@ -1,9 +1,10 @@
 """Template helpers: units (metric or imperial), ages and numbers for people to read."""
 
 import math
+from urllib.parse import urlsplit
 
 from flask import g, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from cards_db import schema
 
@@ -120,6 +121,25 @@ def format_ma(ma):
     return f"{significant(ma * 1_000_000, 2)} years ago"
 
 
+def linked_citation(entry):
+    """Return a source's citation as HTML, its web address shown as a short link to its host."""
+    text, url = entry["citation"], entry["url"]
+    if not url:
+        return escape(text)
+    host = urlsplit(url).hostname or url
+    short = host if len(host) <= 40 else host[:18] + "…" + host[-18:]
+    link = Markup('<a href="{}" rel="noopener">{}</a>').format(url, short)
+    if url not in text:
+        return Markup("{} ({})").format(text, link)
+    before, _, after = text.partition(url)
+    return Markup("{}{}{}").format(before, link, after)
+
+
+def chart_number(value):
+    """Write a boundary age as the chart prints it: 486.85, 66, 251.902."""
+    return f"{value:g}"
+
+
 def current_units():
     """Return the reader's unit system: the query string, else their cookie, else metric."""
     if "units" not in g:
@@ -137,7 +157,8 @@ def init_app(app):
         lifespan=format_lifespan,
         ma=format_ma,
         significant=significant,
-        italic_name=lambda name: Markup("<i>{}</i>").format(name),
+        linked_citation=linked_citation,
+        chart_number=chart_number,
     )
 
     @app.context_processor

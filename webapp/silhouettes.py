@@ -63,15 +63,26 @@ def comparison(card, width=640, height=240, gap_m=0.3):
             f'<svg x="{left:.1f}" y="{ground - ph:.1f}" width="{pw:.1f}" height="{ph:.1f}" '
             f'viewBox="{vx} {vy} {vw} {vh}" color="{colour}" preserveAspectRatio="none">{inner}</svg>'
         )
-        parts.append(
-            f'<text x="{left:.1f}" y="{height - 6}" class="comparison-label">{escape(label)}</text>'
-        )
+        parts.append(label_position(plan, left, pw, ground, ph, height, escape(label)))
+        if max(pw, ph) < 8:
+            # Too small to see at this scale: ring it so the eye finds it.
+            parts.append(f'<circle cx="{left + pw / 2:.1f}" cy="{ground - ph / 2:.1f}" r="12" '
+                         f'class="tiny-marker"/>')
         left += pw + gap * scale
     return Markup(
         f'<svg class="size-comparison" xmlns="{SVG_NS}" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="comparison-caption">'
         f'<line x1="0" y1="{ground}" x2="{width}" y2="{ground}" class="ground"/>{"".join(parts)}</svg>'
     )
+
+
+def label_position(plan, left, width, ground, drawn_height, height, label):
+    """Return the SVG text naming one figure: the person's above the head, the animal's below it."""
+    if plan == "human":
+        return (f'<text x="{left:.1f}" y="{max(ground - drawn_height - 6, 14):.1f}" '
+                f'class="comparison-label">{label}</text>')
+    return (f'<text x="{left + width / 2:.1f}" y="{height - 6}" text-anchor="middle" '
+            f'class="comparison-label">{label}</text>')
 
 
 def comparison_sentence(card):
