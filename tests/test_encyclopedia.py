@@ -152,3 +152,32 @@ def test_unexpected_error_is_a_friendly_500(app):
     assert response.status_code == 500
     body = response.get_data(as_text=True)
     assert "Something went wrong" in body and "secret detail" not in body and "Traceback" not in body
+
+
+@pytest.mark.parametrize("query", [
+    "page=1000000000", "page=-1", "per_page=0", "min_length=abc", "min_mass=1e400",
+    "deck=<script>", "period=' OR 1=1 --", "sort=__class__", "order=1", "max_length=nan",
+])
+def test_nonsense_filters_get_a_400_page_with_the_error_beside_the_field(client, query):
+    html = page(client, f"/cards/?{query}", 400)
+    assert 'class="field-error"' in html
+    assert "<script>" not in html
+
+
+@pytest.mark.parametrize("slug", ["<script>alert(1)</script>", "' OR '1'='1", "a" * 300, "%00"])
+def test_odd_card_slugs_are_a_404(client, slug):
+    response = client.get(f"/cards/{slug}")
+    assert response.status_code == 404
+    assert "<script>alert" not in response.get_data(as_text=True)
+
+
+def test_oversized_report_is_refused_with_413(client):
+    response = client.post("/cards/stegosaurus", data={"field": "other", "message": "x" * 400_000})
+    assert response.status_code == 413
+    assert "too much" in response.get_data(as_text=True)
+
+
+def test_grid_offers_the_unit_toggle(client):
+    html = page(client, "/cards/?deck=animals")
+    assert "units=imperial" in html
+    assert " lb" in page(client, "/cards/?deck=animals&units=imperial")
