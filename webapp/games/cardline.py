@@ -1,0 +1,279 @@
+"""Cardline (Dinosaurs and Animals editions): place face-down cards into a line ordered by a
+characteristic; the first player to be the only one to place their last card correctly wins.
+
+Rules decided where the rulebooks are silent (also shown to players on the rules page):
+
+- Rounds: a round is one turn for each player still in the game, in seat order from the first
+  player. "Only one to place their last card during a round" is judged when the round ends.
+- Ties: if several players place their last card correctly in the same round, everyone else is
+  eliminated and each tied player draws one card; play goes on in rounds among them.
+- Empty deck: if a player must draw and the deck is empty, the misplaced card goes back to their
+  hand (nothing to replace it with) and the game ends at once. The player(s) with the fewest
+  cards win; equal counts share the win. If the deck cannot give every tied player a card, the
+  tied players share the win.
+- Equal values may sit side by side in either order, so a card is correct anywhere between the
+  first and the last card of equal value.
+"""
+
+import math
+import random
+from bisect import bisect_left, bisect_right
+
+from webapp.games.base import IllegalAction, InvalidConfig
+
+NAME = "cardline"
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+MAX_HAND_SIZE = 12
+RECENT_MOVES = 8
+
+
+def new_game(config, seed):
+    """Return a new game: shuffle the cards with `seed`, deal, and start the line."""
+    cards = config.get("cards")
+    players = config.get("players")
+    hand_size = config.get("hand_size", 4)
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidConfig(f"Cardline needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if not isinstance(hand_size, int) or not 1 <= hand_size <= MAX_HAND_SIZE:
+        raise InvalidConfig(f"Deal between 1 and {MAX_HAND_SIZE} cards to each player.")
+    if not isinstance(cards, dict) or not all(_is_number(v) for v in cards.values()):
+        raise InvalidConfig("Every card needs a known value for the chosen characteristic.")
+    needed = len(players) * hand_size + 1
+    if len(cards) < needed:
+        raise InvalidConfig(
+            f"{len(players)} players with {hand_size} cards each need at least {needed} cards; "
+            f"this deck has {len(cards)}.")
+    first = config.get("first_player", 0)
+    if not isinstance(first, int) or not 0 <= first < len(players):
+        raise InvalidConfig("The first player must be one of the seats.")
+    deck = sorted(cards)
+    random.Random(seed).shuffle(deck)
+    hands = [[deck.pop() for _ in range(hand_size)] for _ in players]
+    line = [deck.pop()]
+    seats = list(range(len(players)))
+    order = seats[first:] + seats[:first]
+    return {
+        "game": NAME,
+        "characteristic": config.get("characteristic", ""),
+        "values": dict(cards),
+        "players": [str(p) for p in players],
+        "first_player": first,
+        "deck": deck,
+        "line": line,
+        "box": [],
+        "hands": hands,
+        "active": order,
+        "eliminated": [],
+        "round": {"number": 1, "to_play": order[1:], "finished": []},
+        "turn": order[0],
+        "winners": [],
+        "end_reason": None,
+        "history": [],
+    }
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def current_player(state):
+    """Return the seat to act, or None when the game is over."""
+    return state["turn"]
+
+
+def is_over(state):
+    """Say whether the game has ended."""
+    return state["turn"] is None
+
+
+def legal_actions(state):
+    """Return every placement open to the current player: each card in hand, each gap."""
+    if is_over(state):
+        return []
+    gaps = range(len(state["line"]) + 1)
+    return [{"type": "place", "card": card, "gap": gap}
+            for card in state["hands"][state["turn"]] for gap in gaps]
+
+
+def correct_gaps(state, card):
+    """Return (first, last): the gaps where `card` would be placed correctly."""
+    values = state["values"]
+    line_values = [values[c] for c in state["line"]]
+    value = values[card]
+    return bisect_left(line_values, value), bisect_right(line_values, value)
+
+
+def check(state, player, action):
+    """Raise IllegalAction with a reason unless `player` may play `action` now."""
+    if is_over(state):
+        raise IllegalAction("The game is over.")
+    if player != state["turn"]:
+        name = state["players"][state["turn"]]
+        raise IllegalAction(f"It is not your turn: it is {name}'s turn.")
+    if not isinstance(action, dict) or action.get("type", "place") != "place":
+        raise IllegalAction("The only action in Cardline is placing a card: give a card and a gap.")
+    card, gap = action.get("card"), action.get("gap")
+    if not isinstance(card, str) or card not in state["hands"][player]:
+        raise IllegalAction("That card is not in your hand.")
+    last_gap = len(state["line"])
+    if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap <= last_gap:
+        raise IllegalAction(f"There is no such place in the line: choose a gap from 0 to {last_gap}.")
+
+
+def apply(state, player, action):
+    """Return the state after `player` places a card; the given state is never changed."""
+    check(state, player, action)
+    card, gap = action["card"], action["gap"]
+    first, last = correct_gaps(state, card)
+    correct = first <= gap <= last
+    state = {**state, "hands": [list(h) for h in state["hands"]], "round": dict(state["round"])}
+    hand = state["hands"][player]
+    hand.remove(card)
+    move = {"player": player, "card": card, "gap": gap, "correct": correct,
+            "value": state["values"][card], "correct_gaps": [first, last], "drew": False}
+    if correct:
+        state["line"] = state["line"][:gap] + [card] + state["line"][gap:]
+        if not hand:
+            state["round"]["finished"] = state["round"]["finished"] + [player]
+    elif state["deck"]:
+        state["box"] = state["box"] + [card]
+        hand.append(state["deck"][-1])
+        state["deck"] = state["deck"][:-1]
+        move["drew"] = True
+    else:
+        hand.append(card)
+        state["history"] = state["history"] + [move]
+        return _end(state, "deck exhausted", _fewest_cards(state))
+    state["history"] = state["history"] + [move]
+    return _advance(state)
+
+
+def _advance(state):
+    """Pass the turn on; at the end of a round, settle wins, ties and eliminations."""
+    round_ = state["round"]
+    if round_["to_play"]:
+        state["turn"], round_["to_play"] = round_["to_play"][0], round_["to_play"][1:]
+        return state
+    finished = round_["finished"]
+    if len(finished) == 1:
+        return _end(state, "last card", finished)
+    if len(finished) > 1:
+        if len(state["deck"]) < len(finished):
+            return _end(state, "deck exhausted", finished)
+        state["eliminated"] = state["eliminated"] + [s for s in state["active"] if s not in finished]
+        state["active"] = [s for s in state["active"] if s in finished]
+        deck = list(state["deck"])
+        for seat in state["active"]:
+            state["hands"][seat].append(deck.pop())
+        state["deck"] = deck
+    order = state["active"]
+    state["round"] = {"number": round_["number"] + 1, "to_play": order[1:], "finished": []}
+    state["turn"] = order[0]
+    return state
+
+
+def _fewest_cards(state):
+    fewest = min(len(state["hands"][s]) for s in state["active"])
+    return [s for s in state["active"] if len(state["hands"][s]) == fewest]
+
+
+def _end(state, reason, winners):
+    state["turn"] = None
+    state["winners"] = sorted(winners)
+    state["end_reason"] = reason
+    state["round"] = {**state["round"], "to_play": []}
+    return state
+
+
+def result(state):
+    """Return the winners and how the game ended, or None while it is being played."""
+    if not is_over(state):
+        return None
+    return {
+        "winners": state["winners"],
+        "reason": state["end_reason"],
+        "cards_left": [len(h) for h in state["hands"]],
+    }
+
+
+def player_status(state, seat):
+    """Name a seat's standing: playing, eliminated, won or lost."""
+    if seat in state["winners"]:
+        return "won"
+    if seat in state["eliminated"]:
+        return "eliminated"
+    return "lost" if is_over(state) else "playing"
+
+
+def _revealed(state, card):
+    return {"card": card, "value": state["values"][card]}
+
+
+def observation(state, viewer=None):
+    """Return what seat `viewer` may see (None: a spectator). Face-down values never appear."""
+    players = [
+        {"seat": seat, "name": name, "hand_size": len(state["hands"][seat]),
+         "status": player_status(state, seat)}
+        for seat, name in enumerate(state["players"])
+    ]
+    return {
+        "game": NAME,
+        "characteristic": state["characteristic"],
+        "viewer": viewer,
+        "players": players,
+        "hand": list(state["hands"][viewer]) if viewer is not None else None,
+        "line": [_revealed(state, card) for card in state["line"]],
+        "box": [_revealed(state, card) for card in state["box"]],
+        "deck_size": len(state["deck"]),
+        "turn": state["turn"],
+        "round": state["round"]["number"],
+        "over": is_over(state),
+        "result": result(state),
+        "recent": state["history"][-RECENT_MOVES:],
+    }
+
+
+# Computer players. A fair computer player knows roughly how big, heavy or old an animal is, as a
+# person might: it gets each of its own cards' true value blurred by noise, never the value itself.
+# Multiplicative noise (log scale) for sizes, weights and lifespans; periods are positions 0-11.
+BOT_LEVELS = {
+    "easy": {"log_sigma": 0.9, "period_sigma": 2.0},
+    "medium": {"log_sigma": 0.45, "period_sigma": 1.0},
+    "hard": {"log_sigma": 0.15, "period_sigma": 0.4},
+}
+
+
+def bot_estimates(state, seat, level, seed):
+    """Return the noisy values a computer player of `level` believes its hand cards have.
+
+    The noise of a card is fixed by (seed, card, level), so asking twice gives the same guess.
+    """
+    noise = BOT_LEVELS[level]
+    estimates = {}
+    for card in state["hands"][seat]:
+        rng = random.Random(f"{seed}:{card}:{level}")
+        value = state["values"][card]
+        if state["characteristic"] == "period":
+            estimates[card] = value + rng.gauss(0, noise["period_sigma"])
+        else:
+            estimates[card] = value * math.exp(rng.gauss(0, noise["log_sigma"]))
+    return estimates
+
+
+def bot_choose(observation, actions, rng, estimates):
+    """Pick the placement the computer player is surest of, from its observation and beliefs."""
+    scale = (lambda v: v) if observation["characteristic"] == "period" else \
+        (lambda v: math.log(max(v, 1e-12)))
+    line = [scale(entry["value"]) for entry in observation["line"]]
+    best, best_margin = None, -math.inf
+    for card in observation["hand"]:
+        guess = scale(estimates[card])
+        gap = bisect_left(line, guess)
+        left = guess - line[gap - 1] if gap > 0 else math.inf
+        right = line[gap] - guess if gap < len(line) else math.inf
+        margin = min(left, right) + rng.random() * 1e-9
+        if margin > best_margin:
+            best, best_margin = {"type": "place", "card": card, "gap": gap}, margin
+    if best not in actions:
+        return rng.choice(actions)
+    return best
