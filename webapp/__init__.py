@@ -43,6 +43,7 @@ def secret_key(instance_path):
 def create_app(test_config=None):
     """Create and configure the app."""
     app = Flask(__name__, instance_relative_config=True)
+    app.json.sort_keys = False
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
@@ -50,7 +51,6 @@ def create_app(test_config=None):
         AUTO_INIT_DB=True,
         MAX_CONTENT_LENGTH=256 * 1024,
         CARDS_PER_PAGE=24,
-        JSON_SORT_KEYS=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -67,10 +67,9 @@ def create_app(test_config=None):
     errors.init_app(app)
     filters.init_app(app)
 
-    from webapp import api, encyclopedia, main
+    from webapp import api, encyclopedia, games_api, main, play
 
-    app.register_blueprint(main.bp)
-    app.register_blueprint(encyclopedia.bp)
-    app.register_blueprint(api.bp)
+    for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, games_api.bp):
+        app.register_blueprint(blueprint)
     database.init_app(app)
     return app

@@ -14,6 +14,14 @@ FRIENDLY_TITLES = {
 }
 
 
+class AppError(Exception):
+    """A request that cannot be served, with the HTTP status and a sentence for the person."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
 def wants_json():
     """Say whether the client asked for JSON (the API, or an Accept header preferring it)."""
     if request.path.startswith("/api/"):
@@ -34,6 +42,10 @@ def error_response(status, message, **extra):
 
 def init_app(app):
     """Route every error through error_response."""
+
+    @app.errorhandler(AppError)
+    def handle_app_error(error):
+        return error_response(error.status, error.message)
 
     @app.errorhandler(HTTPException)
     def handle_http(error):

@@ -4,9 +4,12 @@ import math
 
 from flask_wtf import FlaskForm
 from sqlalchemy import select
-from wtforms import FloatField, IntegerField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import (
+    FieldList, FloatField, Form, FormField, IntegerField, SelectField, StringField, SubmitField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from cards_db import schema
 from webapp.extensions import db
@@ -95,3 +98,52 @@ class MistakeReportForm(FlaskForm):
     suggested_source = StringField("A source for the correct value (optional)",
                                    validators=[Optional(), Length(max=500)])
     submit = SubmitField("Send report")
+
+
+class SeatForm(Form):
+    """One seat at the table: a name, and a person or a computer player."""
+
+    name = StringField("Name", validators=[Optional(), Length(max=40)])
+    kind = SelectField("Played by", default="human", validate_choice=False, choices=options([
+        ("human", "A person"), ("easy", "Computer (easy)"), ("medium", "Computer (medium)"),
+        ("hard", "Computer (hard)")]))
+
+    def validate_kind(self, field):
+        # Unused seats arrive empty; a filled kind must be one of the choices.
+        if field.data not in (None, "", *[choice.value for choice in field.choices]):
+            raise ValidationError("Choose a person or a computer level.")
+
+
+class NewCardlineForm(FlaskForm):
+    """Set up a Cardline game at one screen."""
+
+    deck = SelectField("Deck", choices=options(schema.DECKS.items()))
+    characteristic = SelectField("Sort the line by", choices=options([
+        ("length", "Size"), ("mass", "Weight"), ("period", "Period (prehistoric deck)"),
+        ("lifespan", "Lifespan (living animals deck)")]))
+    hand_size = IntegerField("Cards per player", default=4, validators=[
+        InputRequired(), NumberRange(min=1, max=12, message="Deal between 1 and 12 cards.")])
+    players = IntegerField("Number of players", default=2, validators=[
+        InputRequired(), NumberRange(min=2, max=8, message="Cardline is for 2 to 8 players.")])
+    seats = FieldList(FormField(SeatForm), min_entries=8, max_entries=8)
+    submit = SubmitField("Start the game")
+
+    def validate_characteristic(self, field):
+        if field.data == "period" and self.deck.data != "dinosaurs":
+            raise ValidationError("Only prehistoric animals have a period: choose the prehistoric deck.")
+        if field.data == "lifespan" and self.deck.data != "animals":
+            raise ValidationError("Lifespans are on the living animals deck: choose that deck.")
+
+    def chosen_seats(self):
+        """Return the first `players` seats as dicts, naming unnamed ones 'Player N'."""
+        return [{"name": (entry.form.name.data or "").strip() or f"Player {index + 1}",
+                 "kind": entry.form.kind.data or "human"}
+                for index, entry in enumerate(self.seats.entries[: self.players.data])]
+
+
+class PlaceForm(FlaskForm):
+    """Place a card from the hand into a gap of the line."""
+
+    seat = IntegerField(validators=[InputRequired()])
+    card = StringField("Card", validators=[InputRequired(message="Choose a card from your hand.")])
+    gap = IntegerField("Place", validators=[InputRequired(message="Choose a place in the line.")])

@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, Float, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cards_db import parse_sources
@@ -94,3 +94,24 @@ class MistakeReport(db.Model):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=lambda: datetime.now(UTC)
     )
+
+
+class Game(db.Model):
+    """A game of any engine, stored after every move; `version` guards against racing moves."""
+
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    mode: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict] = mapped_column(JSON)
+    seats: Mapped[list] = mapped_column(JSON)
+    state: Mapped[dict] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=lambda: datetime.now(UTC),
+        onupdate=lambda: datetime.now(UTC))
+
+    __mapper_args__ = {"version_id_col": version}

@@ -129,8 +129,12 @@ def apply(state, player, action):
     state = {**state, "hands": [list(h) for h in state["hands"]], "round": dict(state["round"])}
     hand = state["hands"][player]
     hand.remove(card)
+    line = state["line"]
     move = {"player": player, "card": card, "gap": gap, "correct": correct,
-            "value": state["values"][card], "correct_gaps": [first, last], "drew": False}
+            "value": state["values"][card], "correct_gaps": [first, last], "drew": False,
+            # The revealed neighbours of the right place, to show where a card belonged.
+            "belongs_after": line[first - 1] if first > 0 else None,
+            "belongs_before": line[last] if last < len(line) else None}
     if correct:
         state["line"] = state["line"][:gap] + [card] + state["line"][gap:]
         if not hand:

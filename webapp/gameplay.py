@@ -1,0 +1,150 @@
+"""Games in the database: create a game from cards, act for a seat, run the computer players.
+
+The rules live in webapp.games; this module only feeds them cards, keeps seats' tokens, and
+stores every state. A seat's token is shown once and only its hash is kept.
+"""
+
+import hashlib
+import hmac
+import random
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm.exc import StaleDataError
+
+from cards_db.schema import DECKS
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.games import GAMES, IllegalAction, InvalidConfig
+from webapp.games import cardline
+from webapp.models import Card, Game, Period
+
+CHARACTERISTICS = {
+    "length": {"label": "Size", "column": "length_m", "decks": ["dinosaurs", "animals"]},
+    "mass": {"label": "Weight", "column": "mass_kg", "decks": ["dinosaurs", "animals"]},
+    "period": {"label": "Period (first appearance)", "column": None, "decks": ["dinosaurs"]},
+    "lifespan": {"label": "Lifespan", "column": "lifespan_years", "decks": ["animals"]},
+}
+SEAT_KINDS = ["human", *cardline.BOT_LEVELS]
+
+
+def card_values(deck, characteristic):
+    """Return {slug: value} for the deck's cards that have a value for the characteristic."""
+    if deck not in DECKS:
+        raise AppError(400, f"There is no deck called {deck!r}: choose {' or '.join(DECKS)}.")
+    spec = CHARACTERISTICS.get(characteristic)
+    if spec is None or deck not in spec["decks"]:
+        allowed = [k for k, v in CHARACTERISTICS.items() if deck in v["decks"]]
+        raise AppError(400, f"The {deck} deck can be played by {', '.join(allowed)}.")
+    cards = db.session.scalars(select(Card).where(Card.deck == deck)).all()
+    if characteristic == "period":
+        positions = dict(db.session.execute(select(Period.name, Period.position)).all())
+        return {c.slug: positions[c.first_period] for c in cards if c.first_period in positions}
+    column = spec["column"]
+    return {c.slug: getattr(c, column) for c in cards if getattr(c, column) is not None}
+
+
+def token_hash(token):
+    """Return the stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
+    """Start a Cardline game; return (game, {seat: token}) with tokens for the human seats."""
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    names = [seat["name"] for seat in seats]
+    config = {"cards": card_values(deck, characteristic), "players": names,
+              "hand_size": hand_size, "characteristic": characteristic}
+    try:
+        state = cardline.new_game(config, seed)
+    except InvalidConfig as error:
+        raise AppError(400, str(error)) from error
+    tokens, stored = {}, []
+    for index, seat in enumerate(seats):
+        entry = {"name": seat["name"], "kind": seat["kind"]}
+        if seat["kind"] == "human":
+            tokens[index] = secrets.token_urlsafe(24)
+            entry["token_hash"] = token_hash(tokens[index])
+        stored.append(entry)
+    game = Game(id=secrets.token_urlsafe(9), kind="cardline", mode=mode, seed=seed,
+                settings={"deck": deck, "characteristic": characteristic, "hand_size": hand_size},
+                seats=stored, state=run_computer_players(state, stored, seed))
+    db.session.add(game)
+    db.session.commit()
+    return game, tokens
+
+
+def get_game(game_id):
+    """Return the game with this id, or raise a 404 AppError."""
+    game = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 24 else None
+    if game is None:
+        raise AppError(404, "There is no game with that id. It may have been typed wrongly.")
+    return game
+
+
+def seat_for_token(game, token):
+    """Return the seat a token belongs to, or None."""
+    if not token:
+        return None
+    digest = token_hash(token)
+    for index, seat in enumerate(game.seats):
+        if hmac.compare_digest(seat.get("token_hash", ""), digest):
+            return index
+    return None
+
+
+def run_computer_players(state, seats, seed):
+    """Let computer players move until a human is to act or the game ends."""
+    engine = GAMES["cardline"]
+    rng = random.Random(f"{seed}:{len(state['history'])}")
+    while not engine.is_over(state) and seats[engine.current_player(state)]["kind"] != "human":
+        seat = engine.current_player(state)
+        level = seats[seat]["kind"]
+        action = engine.bot_choose(engine.observation(state, seat), engine.legal_actions(state), rng,
+                                   engine.bot_estimates(state, seat, level, seed))
+        state = engine.apply(state, seat, action)
+    return state
+
+
+def act(game, seat, action):
+    """Apply a seat's action and the computer players' replies; store the result or refuse it."""
+    engine = GAMES[game.kind]
+    try:
+        state = engine.apply(game.state, seat, action)
+    except IllegalAction as error:
+        raise AppError(409, str(error)) from error
+    game.state = run_computer_players(state, game.seats, game.seed)
+    try:
+        db.session.commit()
+    except StaleDataError as error:
+        db.session.rollback()
+        raise AppError(409, "Someone else moved at the same moment. Reload to see the game.") from error
+    return game
+
+
+def observe(game, seat):
+    """Return what a seat (None: a spectator) may see of the game."""
+    return GAMES[game.kind].observation(game.state, seat)
+
+
+def legal_actions(game, seat):
+    """Return the actions open to `seat` now (none when it is not their turn)."""
+    engine = GAMES[game.kind]
+    return engine.legal_actions(game.state) if engine.current_player(game.state) == seat else []
+
+
+def cards_by_slug(slugs):
+    """Return {slug: Card} for the cards named in an observation (public front-side facts)."""
+    slugs = set(slugs)
+    if not slugs:
+        return {}
+    return {c.slug: c for c in db.session.scalars(select(Card).where(Card.slug.in_(slugs)))}
+
+
+def observation_slugs(observation):
+    """Return every card slug an observation mentions."""
+    slugs = [entry["card"] for entry in observation["line"] + observation["box"]]
+    slugs += observation["hand"] or []
+    for move in observation["recent"]:
+        slugs += [move["card"], move["belongs_after"], move["belongs_before"]]
+    return [s for s in slugs if s]
