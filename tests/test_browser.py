@@ -94,3 +94,50 @@ def test_filters_and_pages_on_a_projector(browser, live_server):
     page.get_by_label("Weight to (kg)").fill("10")
     page.get_by_role("button", name="Show cards").click()
     assert "must not be below" in page.locator("#max_mass-error").inner_text()
+
+
+def start_cardline(page, base):
+    """Set up a game of one person against a computer player and return at the board."""
+    page.goto(f"{base}/play/cardline/new")
+    page.get_by_label("Sort the line by").select_option("length")
+    page.locator("#seats-0-name").fill("Ada")
+    page.locator("#seats-1-kind").select_option("easy")
+    page.get_by_role("button", name="Start the game").click()
+    assert page.get_by_role("heading", name="Ada, your turn").is_visible()
+
+
+@pytest.mark.browser
+def test_cardline_by_keyboard_only(browser, live_server):
+    page = browser.new_page()
+    start_cardline(page, live_server)
+    page.locator("input[name=card]").first.focus()
+    page.keyboard.press("Space")
+    page.locator("input[name=gap]").first.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")  # a radio group is one tab stop: the next one is the button
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Place card"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#last-move")
+    assert "Ada" in page.locator("#last-move").inner_text() + page.locator(".move-log").inner_text()
+
+
+@pytest.mark.browser
+def test_cardline_touch_needs_a_confirmation_and_mouse_does_not(browser, live_server):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    start_cardline(page, live_server)
+    url = page.url
+    page.locator("label.hand-card").first.tap()
+    page.locator("label.gap").first.tap()
+    assert "Place" in page.locator(".confirm-note").inner_text()
+    assert page.url == url and page.get_by_role("heading", name="Ada, your turn").is_visible()
+    page.get_by_role("button", name="Place card").tap()
+    page.wait_for_selector("#last-move")
+    phone.close()
+
+    desktop = browser.new_page()
+    start_cardline(desktop, live_server)
+    desktop.locator("label.hand-card").first.click()
+    with desktop.expect_navigation():
+        desktop.locator("label.gap").last.click()
+    assert desktop.locator("#last-move").is_visible()

@@ -1,0 +1,172 @@
+"""The games JSON API: create, observe per seat, act, refuse bad input without changing anything."""
+
+import json
+
+import pytest
+
+from webapp import create_app, gameplay
+from webapp.extensions import db
+from webapp.models import Game
+
+
+def create(client, seats=None, **extra):
+    body = {"deck": "dinosaurs", "characteristic": "mass", "hand_size": 4, "seed": 11,
+            "seats": seats or [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}], **extra}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def stored_state(app, game_id):
+    with app.app_context():
+        return json.dumps(db.session.get(Game, game_id).state, sort_keys=True)
+
+
+def test_create_gives_tokens_only_to_human_seats(client):
+    data = create(client, seats=[{"name": "Ada"}, {"name": "Bot", "kind": "hard"}])
+    assert "token" in data["seats"][0] and "token" not in data["seats"][1]
+    assert data["observation"]["hand"] is None
+
+
+def test_each_seat_sees_only_its_own_hand_and_no_face_down_values(app, client):
+    data = create(client)
+    with app.app_context():
+        state = db.session.get(Game, data["id"]).state
+    for seat in (0, 1):
+        obs = client.get(f"/api/games/{data['id']}", headers=auth(data["seats"][seat]["token"])).get_json()
+        assert obs["hand"] == state["hands"][seat]
+        text = json.dumps(obs)
+        for card in state["hands"][1 - seat] + state["deck"]:
+            assert f'"{card}"' not in text
+        assert "values" not in obs
+        assert all(set(entry) == {"card", "value"} for entry in obs["line"])
+    spectator = client.get(f"/api/games/{data['id']}").get_json()
+    assert spectator["hand"] is None and spectator["viewer"] is None
+
+
+def test_actions_then_act(client):
+    data = create(client)
+    token = data["seats"][0]["token"]
+    listed = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    assert listed["seat"] == 0 and len(listed["actions"]) == 4 * 2
+    action = listed["actions"][0]
+    response = client.post(f"/api/games/{data['id']}/actions", headers=auth(token),
+                           json={"card": action["card"], "gap": action["gap"]})
+    assert response.status_code == 200
+    obs = response.get_json()
+    assert obs["turn"] == 1
+    assert obs["recent"][-1]["card"] == action["card"]
+    other = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    assert other["actions"] == []
+
+
+def test_computer_players_reply_at_once(client):
+    data = create(client, seats=[{"name": "Ada"}, {"name": "Bot", "kind": "easy"}, {"name": "Cy", "kind": "hard"}])
+    token = data["seats"][0]["token"]
+    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
+    obs = client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action).get_json()
+    assert obs["turn"] in (0, None)
+    assert len([m for m in obs["recent"]]) >= 3 or obs["over"]
+
+
+def test_game_survives_a_restart(app, client):
+    data = create(client)
+    again = create_app({**app.config})
+    response = again.test_client().get(f"/api/games/{data['id']}", headers=auth(data["seats"][0]["token"]))
+    assert response.status_code == 200
+    assert response.get_json()["hand"]
+    with again.app_context():
+        db.engine.dispose()
+
+
+def test_racing_moves_leave_one_true_state(app, client):
+    data = create(client)
+    token = data["seats"][0]["token"]
+    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
+    with app.app_context():
+        stale = db.session.get(Game, data["id"])
+        stale.state  # loaded at version 1
+        # Another process moves first.
+        other = create_app({**app.config}).test_client()
+        assert other.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action).status_code == 200
+        with pytest.raises(gameplay.AppError) as caught:
+            gameplay.act(stale, 0, {"type": "place", **{k: action[k] for k in ("card", "gap")}})
+        assert caught.value.status == 409
+    final = client.get(f"/api/games/{data['id']}").get_json()
+    assert len([m for m in final["recent"] if m["player"] == 0]) == 1
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"seats": []}, "seats"),
+    ({"seats": [{"name": "A"}]}, "2 to 8 players"),
+    ({"seats": [{"name": str(i)} for i in range(9)]}, "2 to 8 players"),
+    ({"seats": [{"name": ""}, {"name": "B"}]}, "name of 1 to 40"),
+    ({"seats": [{"name": "A", "kind": "wizard"}, {"name": "B"}]}, "kind must be one of"),
+    ({"deck": "pokemon"}, "no deck called"),
+    ({"deck": "animals", "characteristic": "period"}, "can be played by"),
+    ({"hand_size": 0}, "between 1 and 12"),
+    ({"hand_size": "4"}, "whole number"),
+    ({"seed": -1}, "seed"),
+    ({"game": "chess"}, "Only 'cardline'"),
+])
+def test_bad_new_games_are_refused(client, body, message):
+    base = {"seats": [{"name": "A"}, {"name": "B"}], **body}
+    response = client.post("/api/games", json=base)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+
+
+def test_malformed_and_oversized_bodies(client):
+    response = client.post("/api/games", data="{not json", content_type="application/json")
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+    response = client.post("/api/games", data="x" * 300_000, content_type="application/json")
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize(("case", "status", "message"), [
+    ("unknown game", 404, "no game with that id"),
+    ("no token", 401, "seat token"),
+    ("wrong token", 403, "does not belong"),
+    ("other game's token", 403, "does not belong"),
+    ("other seat's turn", 409, "not your turn"),
+    ("gap out of range", 409, "choose a gap from 0 to 1"),
+    ("card not in hand", 409, "not in your hand"),
+    ("malformed json", 400, "JSON object"),
+    ("missing fields", 400, "card"),
+    ("gap as text", 409, "choose a gap"),
+])
+def test_bad_moves_are_refused_and_change_nothing(app, client, case, status, message):
+    data = create(client)
+    other = create(client)
+    game_id = data["id"]
+    tokens = [seat["token"] for seat in data["seats"]]
+    hand = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).get_json()["hand"]
+    before = stored_state(app, game_id)
+    url = f"/api/games/{game_id}/actions"
+    good = {"card": hand[0], "gap": 0}
+    requests = {
+        "unknown game": lambda: client.post("/api/games/nope/actions", headers=auth(tokens[0]), json=good),
+        "no token": lambda: client.post(url, json=good),
+        "wrong token": lambda: client.post(url, headers=auth("x" * 32), json=good),
+        "other game's token": lambda: client.post(url, headers=auth(other["seats"][0]["token"]), json=good),
+        "other seat's turn": lambda: client.post(url, headers=auth(tokens[1]), json=good),
+        "gap out of range": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0], "gap": 5}),
+        "card not in hand": lambda: client.post(url, headers=auth(tokens[0]), json={"card": "not-a-card", "gap": 0}),
+        "malformed json": lambda: client.post(url, headers=auth(tokens[0]), data="[1,",
+                                              content_type="application/json"),
+        "missing fields": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0]}),
+        "gap as text": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0], "gap": "0"}),
+    }
+    response = requests[case]()
+    assert response.status_code == status
+    assert message in response.get_json()["error"]
+    assert stored_state(app, game_id) == before
+
+
+def test_unknown_game_observation_is_404(client):
+    response = client.get("/api/games/" + "z" * 200)
+    assert response.status_code == 404

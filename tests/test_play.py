@@ -1,0 +1,141 @@
+"""Cardline in the browser: setting up, the pass-the-device screen, placing cards, privacy."""
+
+import re
+
+import pytest
+
+from webapp.extensions import db
+from webapp.models import Game
+
+
+def setup_game(client, kinds=("human", "human"), characteristic="mass", deck="dinosaurs"):
+    data = {"deck": deck, "characteristic": characteristic, "hand_size": "4", "players": str(len(kinds))}
+    for index, kind in enumerate(kinds):
+        data[f"seats-{index}-name"] = f"P{index}"
+        data[f"seats-{index}-kind"] = kind
+    response = client.post("/play/cardline/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[:400]
+    return response.headers["Location"]
+
+
+def game_of(app, url):
+    with app.app_context():
+        return db.session.get(Game, url.rsplit("/", 1)[1]).state
+
+
+def test_play_page_lists_cardline_and_its_rules(client):
+    html = client.get("/play/").get_data(as_text=True)
+    assert "Cardline" in html and "deck is empty" in html
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"players": "9"}, "2 to 8 players"),
+    ({"players": "1"}, "2 to 8 players"),
+    ({"hand_size": "0"}, "between 1 and 12"),
+    ({"deck": "animals", "characteristic": "period"}, "Only prehistoric animals have a period"),
+    ({"deck": "dinosaurs", "characteristic": "lifespan"}, "living animals deck"),
+    ({"seats-0-name": "x" * 60}, "40"),
+])
+def test_bad_setup_shows_the_error_beside_the_field(client, data, message):
+    form = {"deck": "dinosaurs", "characteristic": "mass", "hand_size": "4", "players": "2", **data}
+    response = client.post("/play/cardline/new", data=form)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert message in html and 'class="field-error"' in html
+
+
+def test_hot_seat_shows_a_pass_screen_without_any_hand(app, client):
+    url = setup_game(client)
+    state = game_of(app, url)
+    html = client.get(url).get_data(as_text=True)
+    assert "Pass the device to P0" in html
+    for hand in state["hands"]:
+        for card in hand:
+            assert f'value="{card}"' not in html and f"/cards/{card}" not in html
+    board = client.get(url + "?seat=0").get_data(as_text=True)
+    assert all(f'value="{card}"' in board for card in state["hands"][0])
+    assert not any(f'value="{card}"' in board for card in state["hands"][1])
+
+
+def test_page_never_carries_face_down_values(app, client):
+    url = setup_game(client, kinds=("human", "medium"))
+    state = game_of(app, url)
+    html = client.get(url).get_data(as_text=True)
+    for card in state["deck"]:
+        assert card not in html
+    assert "line-value" in html
+    # One value shown per revealed card, and the hand's cards carry none.
+    assert html.count('class="line-value"') == len(state["line"])
+
+
+def test_placing_a_card_by_form(app, client):
+    url = setup_game(client)
+    card = game_of(app, url)["hands"][0][0]
+    game_id = url.rsplit("/", 1)[1]
+    response = client.post(f"/play/cardline/{game_id}/place", data={"seat": "0", "card": card, "gap": "0"})
+    assert response.status_code == 302
+    state = game_of(app, url)
+    assert state["history"][-1]["card"] == card
+    html = client.get(url).get_data(as_text=True)
+    assert "Last move" in html and ("correct!" in html or "It belonged" in html)
+    assert "Pass the device to P1" in html
+
+
+def test_wrong_placement_says_where_the_card_belonged(app, client):
+    url = setup_game(client)
+    state = game_of(app, url)
+    line_value = state["values"][state["line"][0]]
+    card = next(c for c in state["hands"][0] if state["values"][c] != line_value)
+    wrong_gap = 0 if state["values"][card] > line_value else 1
+    client.post(url + "/place", data={"seat": "0", "card": card, "gap": str(wrong_gap)})
+    html = client.get(url).get_data(as_text=True)
+    assert "✘ wrong" in html and "It belonged" in html
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    ({"seat": "0", "card": "not-a-card", "gap": "0"}, 409, "not in your hand"),
+    ({"seat": "0", "gap": "0"}, 400, "Choose a card"),
+    ({"seat": "0", "card": "x", "gap": "99"}, 409, ""),
+    ({"seat": "1", "card": "x", "gap": "0"}, 409, "not your turn"),
+])
+def test_bad_placements_explain_and_change_nothing(app, client, data, status, message):
+    url = setup_game(client)
+    before = game_of(app, url)
+    if data.get("card") == "x":
+        data = {**data, "card": before["hands"][int(data["seat"])][0]}
+    response = client.post(url + "/place", data=data)
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert game_of(app, url) == before
+
+
+def test_another_browser_cannot_play_your_seat(app, client):
+    url = setup_game(client)
+    card = game_of(app, url)["hands"][0][0]
+    stranger = app.test_client()
+    response = stranger.post(url + "/place", data={"seat": "0", "card": card, "gap": "0"})
+    assert response.status_code == 403
+    html = stranger.get(url).get_data(as_text=True)
+    assert "Pass the device" not in html and f'value="{card}"' not in html
+
+
+def test_against_the_computer_shows_the_board_at_once(client):
+    url = setup_game(client, kinds=("human", "easy", "hard"))
+    html = client.get(url).get_data(as_text=True)
+    assert "your turn" in html and "computer, hard" in html
+
+
+def test_game_over_page_names_the_winner(app, client):
+    url = setup_game(client, kinds=("human", "hard"))
+    game_id = url.rsplit("/", 1)[1]
+    for _ in range(200):
+        state = game_of(app, url)
+        if state["turn"] is None:
+            break
+        card = state["hands"][0][0]
+        value = state["values"][card]
+        gap = sum(state["values"][c] < value for c in state["line"])
+        client.post(f"/play/cardline/{game_id}/place", data={"seat": "0", "card": card, "gap": str(gap)})
+    html = client.get(url).get_data(as_text=True)
+    assert "Game over" in html
+    assert re.search(r"<strong>P[01]( and P[01])?</strong> (wins|share)", html)
