@@ -147,3 +147,26 @@ class PlaceForm(FlaskForm):
     seat = IntegerField(validators=[InputRequired()])
     card = StringField("Card", validators=[InputRequired(message="Choose a card from your hand.")])
     gap = IntegerField("Place", validators=[InputRequired(message="Choose a place in the line.")])
+
+
+class PracticeForm(FlaskForm):
+    """Set up a solo sorting challenge."""
+
+    deck = SelectField("Deck", choices=options(schema.DECKS.items()))
+    characteristic = SelectField("Sort by", choices=options([
+        ("mass", "Weight"), ("length", "Size"), ("period", "Period (prehistoric deck)"),
+        ("lifespan", "Lifespan (living animals deck)"), ("diet", "Diet: carnivore, herbivore or omnivore bins")]))
+    count = IntegerField("Number of cards", default=8, validators=[
+        InputRequired(), NumberRange(min=3, max=20, message="Choose between 3 and 20 cards.")])
+    mode = SelectField("How", choices=options([
+        ("line", "One card at a time"), ("all", "All cards at once")]))
+    submit = SubmitField("Start")
+
+    validate_characteristic = NewCardlineForm.validate_characteristic
+
+
+class AnswerForm(FlaskForm):
+    """One answer in a solo challenge: a gap in the line, or a diet bin."""
+
+    gap = IntegerField("Place", validators=[Optional()])
+    diet = StringField("Bin", validators=[Optional(), Length(max=20)])

@@ -49,14 +49,11 @@ def token_hash(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
-    """Start a Cardline game; return (game, {seat: token}) with tokens for the human seats."""
+def create_game(kind, config, seats, mode, settings, seed=None):
+    """Start a game of any engine; return (game, {seat: token}) with tokens for the human seats."""
     seed = secrets.randbelow(2**31) if seed is None else seed
-    names = [seat["name"] for seat in seats]
-    config = {"cards": card_values(deck, characteristic), "players": names,
-              "hand_size": hand_size, "characteristic": characteristic}
     try:
-        state = cardline.new_game(config, seed)
+        state = GAMES[kind].new_game(config, seed)
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
     tokens, stored = {}, []
@@ -66,12 +63,31 @@ def create_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
             tokens[index] = secrets.token_urlsafe(24)
             entry["token_hash"] = token_hash(tokens[index])
         stored.append(entry)
-    game = Game(id=secrets.token_urlsafe(9), kind="cardline", mode=mode, seed=seed,
-                settings={"deck": deck, "characteristic": characteristic, "hand_size": hand_size},
-                seats=stored, state=run_computer_players(state, stored, seed))
+    game = Game(id=secrets.token_urlsafe(9), kind=kind, mode=mode, seed=seed, settings=settings,
+                seats=stored, state=run_computer_players(kind, state, stored, seed))
     db.session.add(game)
     db.session.commit()
     return game, tokens
+
+
+def create_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
+    """Start a Cardline game over a deck's cards that have a value for the characteristic."""
+    config = {"cards": card_values(deck, characteristic), "players": [s["name"] for s in seats],
+              "hand_size": hand_size, "characteristic": characteristic}
+    settings = {"deck": deck, "characteristic": characteristic, "hand_size": hand_size}
+    return create_game("cardline", config, seats, mode, settings, seed)
+
+
+def create_practice(deck, characteristic, count, mode, seed=None, label="practice"):
+    """Start a solo sorting challenge; `characteristic` 'diet' sorts into diet bins."""
+    if characteristic == "diet":
+        cards = db.session.scalars(select(Card).where(Card.deck == deck, Card.diet.is_not(None))).all()
+        values, mode = {c.slug: c.diet for c in cards}, "bins"
+    else:
+        values = card_values(deck, characteristic)
+    config = {"cards": values, "count": count, "mode": mode, "characteristic": characteristic}
+    settings = {"deck": deck, "characteristic": characteristic, "count": count, "label": label}
+    return create_game("practice", config, [{"name": "You", "kind": "human"}], mode, settings, seed)
 
 
 def get_game(game_id):
@@ -93,12 +109,12 @@ def seat_for_token(game, token):
     return None
 
 
-def run_computer_players(state, seats, seed):
+def run_computer_players(kind, state, seats, seed):
     """Let computer players move until a human is to act or the game ends."""
-    engine = GAMES["cardline"]
-    rng = random.Random(f"{seed}:{len(state['history'])}")
+    engine = GAMES[kind]
     while not engine.is_over(state) and seats[engine.current_player(state)]["kind"] != "human":
         seat = engine.current_player(state)
+        rng = random.Random(f"{seed}:{len(state['history'])}")
         level = seats[seat]["kind"]
         action = engine.bot_choose(engine.observation(state, seat), engine.legal_actions(state), rng,
                                    engine.bot_estimates(state, seat, level, seed))
@@ -113,7 +129,7 @@ def act(game, seat, action):
         state = engine.apply(game.state, seat, action)
     except IllegalAction as error:
         raise AppError(409, str(error)) from error
-    game.state = run_computer_players(state, game.seats, game.seed)
+    game.state = run_computer_players(game.kind, state, game.seats, game.seed)
     try:
         db.session.commit()
     except StaleDataError as error:
@@ -143,8 +159,9 @@ def cards_by_slug(slugs):
 
 def observation_slugs(observation):
     """Return every card slug an observation mentions."""
-    slugs = [entry["card"] for entry in observation["line"] + observation["box"]]
-    slugs += observation["hand"] or []
-    for move in observation["recent"]:
+    slugs = [entry["card"] for entry in observation["line"] + observation.get("box", [])]
+    slugs += (observation.get("hand") or []) + observation.get("to_order", [])
+    slugs += [observation.get("current")] + [a["card"] for a in observation.get("answers", [])]
+    for move in observation.get("recent", []):
         slugs += [move["card"], move["belongs_after"], move["belongs_before"]]
     return [s for s in slugs if s]

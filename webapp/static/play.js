@@ -9,7 +9,7 @@
   let pointer = "";
   form.addEventListener("pointerdown", (event) => { pointer = event.pointerType; });
   form.addEventListener("change", (event) => {
-    if (event.target.name !== "gap") return;
+    if (!event.target.matches("input[name=gap], input[name=diet]")) return;
     const card = form.querySelector("input[name=card]:checked");
     const where = event.target.closest("label").querySelector(".visually-hidden").textContent;
     if (!card) {
@@ -17,7 +17,7 @@
       return;
     }
     const name = card.closest("label").querySelector(".mini-name").textContent;
-    note.textContent = `Place ${name}: ${where.toLowerCase()}?`;
+    note.textContent = `${name}: ${where.toLowerCase()}? Press the button to confirm.`;
   });
   form.addEventListener("click", (event) => {
     const gap = event.target.closest("label.gap");

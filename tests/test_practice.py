@@ -1,0 +1,168 @@
+"""Solo practice: the engine's three modes, and the pages with their review and daily challenge."""
+
+import json
+import random
+import re
+
+import pytest
+
+from webapp.extensions import db
+from webapp.games import IllegalAction, InvalidConfig
+from webapp.games import practice as pr
+from webapp.models import Game
+
+VALUES = {f"c{i:02d}": float(i % 7) for i in range(30)}
+
+
+@pytest.mark.parametrize("mode", ["line", "all"])
+def test_random_play_ends_with_a_true_order_and_hides_unanswered_values(mode):
+    for seed in range(200):
+        state = pr.new_game({"mode": mode, "count": 6, "cards": VALUES}, seed)
+        rng = random.Random(seed)
+        while not pr.is_over(state):
+            obs = pr.observation(state)
+            answered = {a["card"] for a in state["answers"]}
+            # Values appear only beside face-up line cards and answered cards, never elsewhere.
+            assert "values" not in obs
+            assert {e["card"] for e in obs["line"]} <= answered | set(state["cards"][:1])
+            assert obs["current"] is None or obs["current"] not in answered
+            state = pr.apply(state, 0, rng.choice(pr.legal_actions(state)))
+        values = [state["values"][c] for c in state["line"]]
+        assert values == sorted(values) and sorted(state["line"]) == sorted(state["cards"])
+        result = pr.result(state)
+        assert result["out_of"] == 6 and 0 <= result["score"] <= 6
+        assert json.loads(json.dumps(state)) == state
+
+
+def test_line_mode_scores_streaks_and_puts_wrong_cards_where_they_belong():
+    cards = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}
+    state = pr.new_game({"mode": "line", "count": 3, "cards": cards}, 1)
+    state.update(cards=["b", "a", "d", "c"], line=["b"], next=1)
+    state = pr.apply(state, 0, {"gap": 0})  # a before b: right
+    state = pr.apply(state, 0, {"gap": 0})  # d at the far left: wrong
+    assert state["line"] == ["a", "b", "d"]
+    assert [a["right"] for a in state["answers"]] == [True, False]
+    state = pr.apply(state, 0, {"gap": 2})  # c between b and d: right
+    assert pr.result(state) == {"score": 2, "out_of": 3, "best_streak": 1}
+
+
+def test_all_mode_counts_cards_in_their_true_place_and_equal_values_may_swap():
+    cards = {"a": 1.0, "b": 2.0, "b2": 2.0, "c": 3.0}
+    state = pr.new_game({"mode": "all", "count": 4, "cards": cards}, 1)
+    state = pr.apply(state, 0, {"cards": ["a", "b2", "b", "c"]})
+    assert pr.result(state)["score"] == 4
+    state = pr.new_game({"mode": "all", "count": 4, "cards": cards}, 1)
+    state = pr.apply(state, 0, {"cards": ["c", "b", "b2", "a"]})
+    assert pr.result(state)["score"] == 2
+
+
+def test_bins_mode():
+    cards = {"rex": "carnivore", "trike": "herbivore", "bear": "omnivore"}
+    state = pr.new_game({"mode": "bins", "count": 3, "cards": cards}, 2)
+    answers = [cards[c] if i != 1 else "omnivore" if cards[c] != "omnivore" else "herbivore"
+               for i, c in enumerate(state["cards"])]
+    for diet in answers:
+        state = pr.apply(state, 0, {"diet": diet})
+    assert pr.result(state)["score"] == 2
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"mode": "race"}, "Choose a mode"),
+    ({"mode": "line", "count": 2}, "3 to 20"),
+    ({"mode": "line", "count": 21}, "3 to 20"),
+    ({"mode": "line", "count": 30}, "3 to 20"),
+    ({"mode": "bins", "count": 3}, "diet"),
+])
+def test_bad_practice_config(config, message):
+    with pytest.raises(InvalidConfig, match=message):
+        pr.new_game({"cards": VALUES, **config}, 1)
+
+
+@pytest.mark.parametrize(("mode", "action", "message"), [
+    ("line", {"gap": 99}, "choose a gap"),
+    ("all", {"cards": ["c01"]}, "exactly once"),
+    ("all", {"cards": [1, 2, 3]}, "exactly once"),
+])
+def test_bad_answers_are_refused(mode, action, message):
+    state = pr.new_game({"mode": mode, "count": 3, "cards": VALUES}, 1)
+    with pytest.raises(IllegalAction, match=message):
+        pr.apply(state, 0, action)
+
+
+def start(client, **data):
+    form = {"deck": "dinosaurs", "characteristic": "mass", "count": "5", "mode": "line", **data}
+    response = client.post("/play/practice/new", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    return response.headers["Location"]
+
+
+def state_of(app, url):
+    with app.app_context():
+        return db.session.get(Game, url.rsplit("/", 1)[1]).state
+
+
+def test_one_at_a_time_round_ends_with_a_review_linking_every_card(app, client):
+    url = start(client)
+    for _ in range(5):
+        assert client.post(url + "/answer", data={"gap": "0"}).status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert "You scored" in html and "The true order" in html
+    for card in state_of(app, url)["cards"][1:]:
+        assert f'href="/cards/{card}"' in html
+
+
+def test_page_shows_no_value_of_the_card_to_place(app, client):
+    url = start(client)
+    state = state_of(app, url)
+    html = client.get(url).get_data(as_text=True)
+    assert html.count('class="line-value"') == 1
+    for card in state["cards"][2:]:
+        assert card not in html
+
+
+def test_all_at_once_round_and_duplicate_positions(app, client):
+    url = start(client, mode="all", characteristic="period")
+    cards = state_of(app, url)["cards"]
+    same = {f"position-{c}": "1" for c in cards}
+    response = client.post(url + "/answer", data=same)
+    assert response.status_code == 400 and "Use each position once" in response.get_data(as_text=True)
+    order = {f"position-{c}": str(i + 1) for i, c in enumerate(cards)}
+    assert client.post(url + "/answer", data=order).status_code == 302
+    assert "You scored" in client.get(url).get_data(as_text=True)
+
+
+def test_diet_sort(client):
+    url = start(client, characteristic="diet")
+    html = client.get(url).get_data(as_text=True)
+    assert "Carnivore" in html and "Herbivore" in html and "Omnivore" in html
+    response = client.post(url + "/answer", data={"diet": "vegan"})
+    assert response.status_code == 409 and "Choose a bin" in response.get_data(as_text=True)
+    assert client.post(url + "/answer", data={"diet": "herbivore"}).status_code == 302
+
+
+def test_daily_challenge_is_the_same_for_everyone_today(app, client):
+    first = client.get("/play/practice/daily").headers["Location"]
+    assert client.get("/play/practice/daily").headers["Location"] == first
+    other = app.test_client().get("/play/practice/daily").headers["Location"]
+    assert other != first
+    assert state_of(app, first)["cards"] == state_of(app, other)["cards"]
+    for _ in range(8):
+        client.post(first + "/answer", data={"gap": "0"})
+    html = client.get(first).get_data(as_text=True)
+    assert re.search(r"Daily challenge \d{4}-\d\d-\d\d \(\w+\): \d/8 [✔✘]{8}", html)
+
+
+def test_someone_elses_round_cannot_be_answered(app, client):
+    url = start(client)
+    response = app.test_client().post(url + "/answer", data={"gap": "0"})
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"count": "2"}, "between 3 and 20"),
+    ({"deck": "animals", "characteristic": "period"}, "prehistoric deck"),
+])
+def test_bad_practice_setup(client, data, message):
+    form = {"deck": "dinosaurs", "characteristic": "mass", "count": "5", "mode": "line", **data}
+    response = client.post("/play/practice/new", data=form)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)

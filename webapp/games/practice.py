@@ -1,0 +1,183 @@
+"""Solo sorting challenges: order cards by a characteristic, or sort them into diet bins.
+
+Three modes, one player (seat 0):
+
+- ``line``: one card at a time. The first card starts the line face up; each next card is placed
+  into a gap. A wrong card is then put where it belongs, so the line always grows and shows the
+  truth.
+- ``all``: every card at once. The player sends the whole order; each card whose value matches
+  the value at its position in the true order counts as right (equal values may swap).
+- ``bins``: one card at a time into carnivore, herbivore or omnivore.
+
+Score = right answers; the streak counts right answers in a row.
+"""
+
+import random
+from bisect import bisect_left, bisect_right
+
+from webapp.games.base import IllegalAction, InvalidConfig
+
+NAME = "practice"
+MODES = ("line", "all", "bins")
+DIET_BINS = ("carnivore", "herbivore", "omnivore")
+MIN_CARDS, MAX_CARDS = 3, 20
+
+
+def new_game(config, seed):
+    """Deal `count` cards chosen with `seed` from the config's cards."""
+    mode, count, cards = config.get("mode"), config.get("count", 8), config.get("cards")
+    if mode not in MODES:
+        raise InvalidConfig(f"Choose a mode: {', '.join(MODES)}.")
+    if not isinstance(count, int) or isinstance(count, bool) or not MIN_CARDS <= count <= MAX_CARDS:
+        raise InvalidConfig(f"Practise with {MIN_CARDS} to {MAX_CARDS} cards.")
+    # In the line mode one more card starts the line face up.
+    dealt = count + 1 if mode == "line" else count
+    if not isinstance(cards, dict) or len(cards) < dealt:
+        raise InvalidConfig(f"There are not enough cards with a known value for {count} cards.")
+    if mode == "bins" and not set(cards.values()) <= set(DIET_BINS):
+        raise InvalidConfig("Diet bins need each card's diet: carnivore, herbivore or omnivore.")
+    chosen = random.Random(seed).sample(sorted(cards), dealt)
+    return {
+        "game": NAME,
+        "mode": mode,
+        "characteristic": config.get("characteristic", ""),
+        "values": {card: cards[card] for card in chosen},
+        "cards": chosen,
+        "line": chosen[:1] if mode == "line" else [],
+        "next": 1 if mode == "line" else 0,
+        "answers": [],
+        "streak": 0,
+        "best_streak": 0,
+    }
+
+
+def current_player(state):
+    """Return 0 while there is something to answer, else None."""
+    return None if is_over(state) else 0
+
+
+def is_over(state):
+    """Say whether every card has been answered."""
+    if state["mode"] == "all":
+        return bool(state["answers"])
+    return state["next"] >= len(state["cards"])
+
+
+def current_card(state):
+    """Return the card to answer now in the one-at-a-time modes, or None."""
+    if state["mode"] == "all" or is_over(state):
+        return None
+    return state["cards"][state["next"]]
+
+
+def legal_actions(state):
+    """Return the answers open now."""
+    if is_over(state):
+        return []
+    if state["mode"] == "line":
+        return [{"type": "place", "gap": gap} for gap in range(len(state["line"]) + 1)]
+    if state["mode"] == "bins":
+        return [{"type": "bin", "diet": diet} for diet in DIET_BINS]
+    return [{"type": "order", "cards": list(state["cards"])}]
+
+
+def _right_gaps(state, card):
+    line_values = [state["values"][c] for c in state["line"]]
+    value = state["values"][card]
+    return bisect_left(line_values, value), bisect_right(line_values, value)
+
+
+def check(state, player, action):
+    """Raise IllegalAction with a reason unless the action answers the current question."""
+    if is_over(state):
+        raise IllegalAction("This challenge is finished.")
+    if player != 0:
+        raise IllegalAction("This is a one-player challenge.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Send an answer.")
+    mode = state["mode"]
+    if mode == "line":
+        gap, last = action.get("gap"), len(state["line"])
+        if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap <= last:
+            raise IllegalAction(f"There is no such place in the line: choose a gap from 0 to {last}.")
+    elif mode == "bins":
+        if action.get("diet") not in DIET_BINS:
+            raise IllegalAction(f"Choose a bin: {', '.join(DIET_BINS)}.")
+    else:
+        order = action.get("cards")
+        if not isinstance(order, list) or not all(isinstance(c, str) for c in order) \
+                or sorted(order) != sorted(state["cards"]):
+            raise IllegalAction("Put every card in the order exactly once.")
+
+
+def apply(state, player, action):
+    """Return the state after answering; the given state is never changed."""
+    check(state, player, action)
+    mode = state["mode"]
+    if mode == "all":
+        return _apply_order(state, action["cards"])
+    card = current_card(state)
+    state = {**state, "answers": list(state["answers"]), "next": state["next"] + 1}
+    if mode == "bins":
+        right = state["values"][card] == action["diet"]
+        answer = {"card": card, "answer": action["diet"], "right": right, "value": state["values"][card]}
+    else:
+        first, last = _right_gaps(state, card)
+        right = first <= action["gap"] <= last
+        # The card joins the line where it belongs, so the line always shows the truth.
+        state["line"] = state["line"][:first] + [card] + state["line"][first:]
+        answer = {"card": card, "answer": action["gap"], "right": right,
+                  "value": state["values"][card], "right_gaps": [first, last]}
+    state["answers"].append(answer)
+    return _count(state, [right])
+
+
+def _apply_order(state, order):
+    true_values = sorted(state["values"][card] for card in order)
+    answers = [
+        {"card": card, "answer": position, "right": state["values"][card] == true_values[position],
+         "value": state["values"][card],
+         "right_positions": [bisect_left(true_values, state["values"][card]),
+                             bisect_right(true_values, state["values"][card]) - 1]}
+        for position, card in enumerate(order)
+    ]
+    line = sorted(order, key=lambda card: (state["values"][card], order.index(card)))
+    state = {**state, "answers": answers, "line": line}
+    return _count(state, [a["right"] for a in answers])
+
+
+def _count(state, results):
+    streak, best = state["streak"], state["best_streak"]
+    for right in results:
+        streak = streak + 1 if right else 0
+        best = max(best, streak)
+    return {**state, "streak": streak, "best_streak": best}
+
+
+def result(state):
+    """Return the score when finished, else None."""
+    if not is_over(state):
+        return None
+    score = sum(a["right"] for a in state["answers"])
+    return {"score": score, "out_of": len(state["answers"]), "best_streak": state["best_streak"]}
+
+
+def observation(state, viewer=0):
+    """Return what the player may see: answered and face-up cards with values, the rest without."""
+    over = is_over(state)
+    return {
+        "game": NAME,
+        "mode": state["mode"],
+        "characteristic": state["characteristic"],
+        "line": [{"card": c, "value": state["values"][c]} for c in state["line"]]
+        if state["mode"] != "bins" else [],
+        "current": current_card(state),
+        "to_order": list(state["cards"]) if state["mode"] == "all" and not over else [],
+        "remaining": len(state["cards"]) - state["next"] if state["mode"] != "all" else (0 if over else len(state["cards"])),
+        "answers": state["answers"],
+        "score": sum(a["right"] for a in state["answers"]),
+        "streak": state["streak"],
+        "best_streak": state["best_streak"],
+        "over": over,
+        "result": result(state),
+    }
