@@ -17,7 +17,7 @@
       return;
     }
     const name = card.closest("label").querySelector(".mini-name").textContent;
-    note.textContent = `${name}: ${where.toLowerCase()}? Press the button to confirm.`;
+    note.textContent = `${name}: ${where}? Press the button to confirm.`;
   });
   form.addEventListener("click", (event) => {
     const gap = event.target.closest("label.gap");
