@@ -301,9 +301,17 @@ def test_random_play_keeps_every_invariant(players, hand_size, deck_size):
             seat = cl.current_player(state)
             actions = cl.legal_actions(state)
             if rng.random() < 0.1:
+                before = json.dumps(state, sort_keys=True)
                 wrong_seat = (seat + 1) % players
-                with pytest.raises(IllegalAction):
-                    cl.apply(state, wrong_seat, actions[0])
+                not_held = next(c for c in cards if c not in state["hands"][seat])
+                for player, action in [
+                    (wrong_seat, actions[0]),
+                    (seat, {**actions[0], "gap": len(state["line"]) + 1}),
+                    (seat, {**actions[0], "card": not_held}),
+                ]:
+                    with pytest.raises(IllegalAction):
+                        cl.apply(state, player, action)
+                assert json.dumps(state, sort_keys=True) == before
             state = cl.apply(state, seat, rng.choice(actions))
             steps += 1
             assert steps < 10_000, "the game did not end"

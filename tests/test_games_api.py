@@ -89,7 +89,7 @@ def test_racing_moves_leave_one_true_state(app, client):
     action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
     with app.app_context():
         stale = db.session.get(Game, data["id"])
-        stale.state  # loaded at version 1
+        assert stale.state  # loaded now, at the version before the other move
         # Another process moves first.
         other = create_app({**app.config}).test_client()
         assert other.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action).status_code == 200

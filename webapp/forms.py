@@ -5,7 +5,14 @@ import math
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from wtforms import (
-    FieldList, FloatField, Form, FormField, IntegerField, SelectField, StringField, SubmitField,
+    FieldList,
+    FloatField,
+    Form,
+    FormField,
+    IntegerField,
+    SelectField,
+    StringField,
+    SubmitField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice

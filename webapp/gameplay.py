@@ -15,8 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from cards_db.schema import DECKS
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import GAMES, IllegalAction, InvalidConfig
-from webapp.games import cardline
+from webapp.games import GAMES, IllegalAction, InvalidConfig, cardline
 from webapp.models import Card, Game, Period
 
 CHARACTERISTICS = {
