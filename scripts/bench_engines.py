@@ -5,7 +5,7 @@ import argparse
 import random
 import time
 
-from webapp.games import cardline
+from webapp.games import cardline, stack
 
 
 def cardline_games(seconds, players=4, hand_size=4, deck=110):
@@ -26,6 +26,21 @@ def cardline_games(seconds, players=4, hand_size=4, deck=110):
     return steps, games, time.perf_counter() - start
 
 
+def stack_games(seconds, players=4):
+    """Play random Stack-O-Saurus games for `seconds`; return (steps, games, elapsed)."""
+    rng = random.Random(0)
+    names = [f"P{i}" for i in range(players)]
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = stack.new_game({"players": names}, games)
+        while not stack.is_over(state):
+            state = stack.apply(state, state["turn"], rng.choice(stack.legal_actions(state)))
+            steps += 1
+        games += 1
+    return steps, games, time.perf_counter() - start
+
+
 def main():
     """Print steps and games per second for each engine."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -35,6 +50,9 @@ def main():
     print(f"cardline: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
           f"({steps:,} steps in {games:,} random games of 4 players x 4 cards, {elapsed:.1f} s; "
           f"a step = legal_actions + apply)")
+    steps, games, elapsed = stack_games(args.seconds)
+    print(f"stack-o-saurus: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
+          f"({steps:,} steps in {games:,} random 4-player games, {steps / games:.0f} steps a game)")
 
 
 if __name__ == "__main__":

@@ -13,9 +13,9 @@ Every game module offers the same protocol:
 States and actions are plain JSON values (dicts, lists, strings, numbers).
 """
 
-from webapp.games import cardline, practice
+from webapp.games import cardline, practice, stack
 from webapp.games.base import IllegalAction, InvalidConfig
 
-GAMES = {"cardline": cardline, "practice": practice}
+GAMES = {"cardline": cardline, "practice": practice, "stack": stack}
 
 __all__ = ["GAMES", "IllegalAction", "InvalidConfig"]

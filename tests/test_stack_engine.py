@@ -1,0 +1,311 @@
+"""The Stack-O-Saurus rules engine: each rule, each decision, bots, and seeded random play."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from webapp.games import GAMES, IllegalAction, InvalidConfig
+from webapp.games import stack as st
+
+ORDER = ["blue", "orange", "purple", "green"]
+
+
+def new(players=2, seed=1, order=ORDER):
+    return st.new_game({"players": [f"P{i}" for i in range(players)], "order": order}, seed)
+
+
+def table(hands, towers, draw=(), discard=("apato-9",), turn=0, phase="play"):
+    """Return a state with chosen hands, towers and piles (tops last); unplaced cards are dropped."""
+    state = new(players=len(hands))
+    state.update(hands=[list(h) for h in hands], towers=[list(t) for t in towers], draw=list(draw),
+                 discard=list(discard), turn=turn, phase=phase)
+    return state
+
+
+def act(state, **action):
+    return st.apply(state, state["turn"], action)
+
+
+def test_registered_and_the_deck_has_46_cards():
+    assert GAMES["stack"] is st
+    kinds = Counter(kind for kind, _ in st.KIND.values())
+    assert len(st.CARDS) == 46
+    assert kinds == {"apatosaurus": 9, "dino": 24, "scare": 8, "pterodactyl": 3, "trex": 2}
+    assert Counter(c for k, c in st.KIND.values() if k == "dino") == {c: 6 for c in st.COLOURS}
+    assert Counter(c for k, c in st.KIND.values() if k == "scare") == {c: 2 for c in st.COLOURS}
+
+
+def test_setup_deals_three_each_and_flips_one():
+    state = new(players=4)
+    assert [len(h) for h in state["hands"]] == [3, 3, 3, 3]
+    assert len(state["discard"]) == 1 and len(state["draw"]) == 46 - 12 - 1
+    assert state["phase"] == "draw" and state["turn"] == 0
+
+
+def test_tower_order_given_or_random_by_seed():
+    assert new()["order"] == ORDER
+    random_order = st.new_game({"players": ["a", "b"]}, 5)["order"]
+    assert sorted(random_order) == sorted(ORDER)
+    assert random_order == st.new_game({"players": ["a", "b"]}, 5)["order"]
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"players": ["solo"]}, "2 to 6"),
+    ({"players": list("abcdefg")}, "2 to 6"),
+    ({"players": ["a", "b"], "order": ["blue", "blue", "green", "purple"]}, "each colour once"),
+])
+def test_bad_config(config, message):
+    with pytest.raises(InvalidConfig, match=message):
+        st.new_game(config, 1)
+
+
+def test_a_turn_is_draw_then_play():
+    state = new()
+    with pytest.raises(IllegalAction, match="First draw"):
+        act(state, type="discard", card=state["hands"][0][0])
+    state = act(state, type="draw", source="deck")
+    assert len(state["hands"][0]) == 4 and state["phase"] == "play"
+    with pytest.raises(IllegalAction, match="already drawn"):
+        act(state, type="draw", source="deck")
+
+
+def test_draw_from_the_discard_pile_takes_its_top():
+    state = table([["blue-1"], ["orange-1"]], [[], []], draw=["green-1"], discard=["apato-9", "ptero-1"],
+                  phase="draw")
+    state = act(state, type="draw", source="discard")
+    assert state["hands"][0] == ["blue-1", "ptero-1"] and state["discard"] == ["apato-9"]
+    assert state["log"][-1] == {"type": "draw", "player": 0, "source": "discard", "card": "ptero-1"}
+
+
+def test_apatosaurus_starts_a_tower_and_dinosaurs_follow_the_order():
+    state = table([["apato-1", "orange-1", "blue-1"], ["green-1"]], [[], []])
+    with pytest.raises(IllegalAction, match="Start your tower with an Apatosaurus"):
+        act(state, type="play", card="blue-1")
+    state = act(state, type="play", card="apato-1")
+    assert state["towers"][0] == ["apato-1"]
+    state.update(turn=0, phase="play")
+    with pytest.raises(IllegalAction, match="needs blue next"):
+        act(state, type="play", card="orange-1")
+    state = act(state, type="play", card="blue-1")
+    assert state["towers"][0] == ["apato-1", "blue-1"]
+
+
+def test_only_one_apatosaurus_per_tower():
+    state = table([["apato-2"], ["green-1"]], [["apato-1"], []])
+    with pytest.raises(IllegalAction, match="only one Apatosaurus"):
+        act(state, type="play", card="apato-2")
+
+
+def test_pterodactyl_stands_in_for_any_dinosaur_but_not_the_apatosaurus():
+    state = table([["ptero-1"], ["green-1"]], [[], []])
+    with pytest.raises(IllegalAction, match="Apatosaurus first"):
+        act(state, type="play", card="ptero-1")
+    state = table([["ptero-1", "orange-1"], ["green-1"]], [["apato-1"], []])
+    state = act(state, type="play", card="ptero-1")
+    state.update(turn=0, phase="play")
+    state = act(state, type="play", card="orange-1")  # the pterodactyl took blue's place
+    assert state["towers"][0] == ["apato-1", "ptero-1", "orange-1"]
+
+
+def test_scared_by_t_rex_knocks_off_a_matching_top_dinosaur_to_the_bottom_of_the_discard():
+    state = table([["scare-orange-1"], ["green-1"]], [["apato-1"], ["apato-2", "blue-1", "orange-1"]],
+                  discard=["apato-9", "purple-3"])
+    state = act(state, type="scare", card="scare-orange-1", target=1)
+    assert state["towers"][1] == ["apato-2", "blue-1"]
+    assert state["discard"] == ["scare-orange-1", "orange-1", "apato-9", "purple-3"]
+    assert state["discard"][-1] == "purple-3"  # the next player cannot draw them
+    assert state["log"][-1]["fallen"] == "orange-1"
+
+
+@pytest.mark.parametrize(("tower", "card", "reason"), [
+    (["apato-2", "blue-1"], "scare-orange-1", "only scares a orange dinosaur"),
+    (["apato-2", "ptero-1"], "scare-blue-1", "only a Tyrannosaurus scares it"),
+    (["apato-2"], "trex-1", "Apatosaurus cannot fall"),
+    (["apato-2"], "scare-blue-1", "Apatosaurus cannot fall"),
+    ([], "trex-1", "no dinosaur above"),
+])
+def test_scares_that_do_not_fit_are_refused(tower, card, reason):
+    state = table([[card], ["green-1"]], [["apato-1"], tower])
+    with pytest.raises(IllegalAction, match=reason):
+        act(state, type="scare", card=card, target=1)
+
+
+def test_tyrannosaurus_knocks_off_anything_even_a_pterodactyl():
+    state = table([["trex-1"], ["green-1"]], [["apato-1"], ["apato-2", "ptero-1"]])
+    state = act(state, type="scare", card="trex-1", target=1)
+    assert state["towers"][1] == ["apato-2"] and state["discard"][:2] == ["trex-1", "ptero-1"]
+
+
+def test_no_scaring_your_own_tower():
+    state = table([["trex-1"], ["green-1"]], [["apato-1", "blue-1"], []])
+    with pytest.raises(IllegalAction, match="own tower"):
+        act(state, type="scare", card="trex-1", target=0)
+
+
+def test_discarding_is_always_allowed_and_goes_on_top():
+    state = table([["apato-1", "blue-1"], ["green-1"]], [[], []])
+    assert {"type": "discard", "card": "apato-1"} in st.legal_actions(state)
+    state = act(state, type="discard", card="apato-1")
+    assert state["discard"][-1] == "apato-1" and state["turn"] == 1
+
+
+def test_once_every_tower_is_started_spare_apatosaurus_cards_are_replaced():
+    state = table([["apato-1", "apato-3"], ["apato-4", "blue-2"]], [[], ["apato-2"]],
+                  draw=["green-1", "orange-2", "apato-5", "purple-1"], discard=["blue-6"])
+    state = act(state, type="play", card="apato-1")
+    assert st.all_started(state)
+    assert not any(st.KIND[c][0] == "apatosaurus" for h in state["hands"] for c in h)
+    # apato-3 was replaced by purple-1; apato-4 by apato-5 (thrown away too), then orange-2.
+    assert state["hands"][0] == ["purple-1"]
+    assert state["hands"][1] == ["blue-2", "orange-2"]
+    assert {"apato-3", "apato-4", "apato-5"} <= set(state["discard"])
+
+
+def test_after_every_tower_is_started_a_drawn_apatosaurus_is_replaced():
+    state = table([["blue-1"], ["green-1"]], [["apato-1"], ["apato-2"]], draw=["orange-3", "apato-6"],
+                  discard=["purple-2"], phase="draw")
+    state = act(state, type="draw", source="deck")
+    assert state["hands"][0] == ["blue-1", "orange-3"] and state["discard"][-1] == "apato-6"
+
+
+def test_apatosaurus_on_the_discard_pile_cannot_be_taken_once_every_tower_is_started():
+    state = table([["blue-1"], ["green-1"]], [["apato-1"], ["apato-2"]], draw=["orange-3"],
+                  discard=["purple-2", "apato-6"], phase="draw")
+    assert {"type": "draw", "source": "discard"} not in st.legal_actions(state)
+    with pytest.raises(IllegalAction, match="no use"):
+        act(state, type="draw", source="discard")
+
+
+def test_empty_draw_pile_is_rebuilt_from_the_discard_pile():
+    state = table([["blue-1"], ["green-1"]], [[], []], draw=[],
+                  discard=["orange-1", "purple-1", "green-2", "ptero-2"], phase="draw")
+    state = act(state, type="draw", source="deck")
+    held = state["hands"][0][1]
+    assert held in {"orange-1", "purple-1", "green-2", "ptero-2"}
+    assert len(state["discard"]) == 1 and len(state["draw"]) == 2
+    assert state["reshuffles"] == 1 and {"type": "reshuffle"} in state["log"]
+
+
+def test_a_single_discarded_card_cannot_rebuild_the_draw_pile():
+    state = table([["blue-1"], ["green-1"]], [[], []], draw=[], discard=["orange-4"], phase="draw")
+    assert st.legal_actions(state) == [{"type": "draw", "source": "discard"}]
+    with pytest.raises(IllegalAction, match="no card to give"):
+        act(state, type="draw", source="deck")
+
+
+def test_both_piles_empty_skips_the_draw():
+    state = table([["blue-1"], ["apato-3"]], [[], []], draw=[], discard=[], turn=1)
+    state = act(state, type="play", card="apato-3")
+    assert state["turn"] == 0 and state["phase"] == "play"
+    assert {"type": "discard", "card": "blue-1"} in st.legal_actions(state)
+
+
+def test_completing_the_tower_wins():
+    state = table([["green-1"], ["blue-2"]], [["apato-1", "blue-1", "orange-1", "purple-1"], []])
+    state = act(state, type="play", card="green-1")
+    assert st.is_over(state) and st.result(state) == {"winners": [0], "reason": "tower complete"}
+    with pytest.raises(IllegalAction, match="over"):
+        st.apply(state, 1, {"type": "draw", "source": "deck"})
+
+
+def test_a_game_without_a_winner_ends_as_a_documented_draw():
+    state = table([["blue-1"], ["green-1"]], [[], []])
+    state["turns"] = st.MAX_TURNS
+    state = act(state, type="discard", card="blue-1")
+    assert st.is_over(state) and st.result(state)["winners"] == [] and "draw" in st.result(state)["reason"]
+
+
+def test_observation_hides_hands_and_the_draw_pile():
+    state = new(players=3, seed=4)
+    for viewer in (None, 0, 1, 2):
+        text = json.dumps(st.observation(state, viewer))
+        for seat, hand in enumerate(state["hands"]):
+            for card in hand:
+                assert (f'"{card}"' in text) == (seat == viewer)
+        for card in state["draw"]:
+            assert f'"{card}"' not in text
+    obs = st.observation(state, 1)
+    assert obs["draw_size"] == len(state["draw"]) and obs["discard_top"] == state["discard"][-1]
+
+
+def test_drawing_from_the_deck_is_logged_without_the_card():
+    state = act(new(seed=2), type="draw", source="deck")
+    drawn = state["hands"][0][-1]
+    assert state["log"][-1] == {"type": "draw", "player": 0, "source": "deck"}
+    assert f'"{drawn}"' not in json.dumps(st.observation(state, 1))
+
+
+def play_bots(levels, seed):
+    state = st.new_game({"players": [str(i) for i in range(len(levels))]}, seed)
+    rng = random.Random(seed)
+    while not st.is_over(state):
+        seat = state["turn"]
+        actions = st.legal_actions(state)
+        action = st.bot_choose(st.observation(state, seat), actions, rng, levels[seat])
+        assert action in actions
+        state = st.apply(state, seat, action)
+    return state["winner"]
+
+
+@pytest.mark.parametrize(("strong", "weak", "at_least"), [("hard", "easy", 0.9), ("hard", "medium", 0.5)])
+def test_the_planning_computer_player_wins_its_share(strong, weak, at_least):
+    wins = 0
+    games = 200
+    for seed in range(games):
+        levels = (strong, weak) if seed % 2 == 0 else (weak, strong)
+        winner = play_bots(levels, seed)
+        wins += winner is not None and levels[winner] == strong
+    assert wins / games > at_least
+
+
+def check_invariants(state):
+    """Assert what must hold after every step of any Stack-O-Saurus game."""
+    held = [c for h in state["hands"] for c in h] + [c for t in state["towers"] for c in t]
+    assert Counter(held + state["draw"] + state["discard"]) == Counter(st.CARDS), "a card was made or lost"
+    for tower in state["towers"]:
+        if tower:
+            assert st.KIND[tower[0]][0] == "apatosaurus"
+            for position, card in enumerate(tower[1:]):
+                kind, colour = st.KIND[card]
+                assert kind == "pterodactyl" or (kind == "dino" and colour == state["order"][position])
+    # The log tells only public events (face-up cards); a draw from the deck never names its card.
+    assert all("card" not in event for event in state["log"] if event.get("source") == "deck")
+    for viewer in [None, *range(len(state["players"]))]:
+        observation = st.observation(state, viewer)
+        text = json.dumps({k: v for k, v in observation.items() if k != "log"})
+        for card in state["draw"]:
+            assert f'"{card}"' not in text, "the draw pile leaked"
+        public = {e.get("card") for e in state["log"] if e.get("source") != "deck"}
+        for seat, hand in enumerate(state["hands"]):
+            if seat != viewer:
+                for card in set(hand) - public:
+                    assert f'"{card}"' not in text, "another player's hand leaked"
+    if st.is_over(state):
+        assert st.legal_actions(state) == []
+    else:
+        assert st.legal_actions(state), "a live game must offer an action"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_random_play_keeps_every_invariant(players):
+    for seed in range(300 if players != 6 else 150):  # about 1,000 games in all
+        state = st.new_game({"players": [str(p) for p in range(players)]}, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not st.is_over(state):
+            if steps % 7 == 0:
+                check_invariants(state)
+            actions = st.legal_actions(state)
+            seat = state["turn"]
+            if rng.random() < 0.05:
+                before = json.dumps(state, sort_keys=True)
+                with pytest.raises(IllegalAction):
+                    st.apply(state, (seat + 1) % players, actions[0])
+                assert json.dumps(state, sort_keys=True) == before
+            state = st.apply(state, seat, rng.choice(actions))
+            steps += 1
+        check_invariants(state)
+        assert st.result(state)["reason"] in ("tower complete", "draw: no winner after 2,000 turns")
+        assert json.loads(json.dumps(state)) == state

@@ -1,0 +1,473 @@
+"""Stack-O-Saurus: draw a card, play a card; first to build the Dino Tower wins.
+
+The Dino Tower is a black Apatosaurus followed by the four Balancing Dinosaurs in an order fixed
+at the start. Decisions where the rulebook is silent (also shown to players on the rules page):
+
+- The Apatosaurus is the sturdy base: it cannot be knocked off. A Scared-by-T-Rex or a
+  Tyrannosaurus needs a dinosaur above it. (Otherwise a tower could be lost for good once spare
+  Apatosaurus cards are being thrown away.)
+- You may always discard instead of playing. The rulebook says to discard when you cannot play;
+  it does not forbid keeping a Tyrannosaurus for the right moment, and that choice is where the
+  game's strategy lies.
+- Drawing: the draw pile, or the top of the discard pile. When the draw pile is empty it is rebuilt
+  from the discard pile (shuffled, top card flipped as the new discard pile); that needs at least
+  two discarded cards. If neither pile can give a card, the player skips the draw and plays.
+- Once every tower is started, an Apatosaurus is of no use: one drawn from the draw pile is
+  discarded and replaced, and taking one from the discard pile is not allowed.
+- A player with no card to play or discard passes.
+- A game with no winner after 2,000 turns is a draw.
+"""
+
+import random
+
+from webapp.games.base import IllegalAction, InvalidConfig
+
+NAME = "stack"
+COLOURS = ("blue", "orange", "purple", "green")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+MAX_TURNS = 2000
+TOWER_HEIGHT = 5
+LOG_LENGTH = 12
+
+# Card ids are short strings; KIND maps each to (kind, colour).
+CARDS = (
+    [f"apato-{i}" for i in range(1, 10)]
+    + [f"{c}-{i}" for c in COLOURS for i in range(1, 7)]
+    + [f"scare-{c}-{i}" for c in COLOURS for i in range(1, 3)]
+    + [f"ptero-{i}" for i in range(1, 4)]
+    + [f"trex-{i}" for i in range(1, 3)]
+)
+KIND = {}
+for _card in CARDS:
+    _parts = _card.split("-")
+    if _parts[0] in COLOURS:
+        KIND[_card] = ("dino", _parts[0])
+    elif _parts[0] == "scare":
+        KIND[_card] = ("scare", _parts[1])
+    else:
+        KIND[_card] = ({"apato": "apatosaurus", "ptero": "pterodactyl", "trex": "trex"}[_parts[0]], None)
+
+
+# Actions are shared, never-mutated dicts: building them anew on every step is the engine's
+# largest cost in random play.
+DRAW_ACTIONS = {source: {"type": "draw", "source": source} for source in ("deck", "discard")}
+PLAY_ACTIONS = {card: {"type": "play", "card": card} for card in CARDS}
+DISCARD_ACTIONS = {card: {"type": "discard", "card": card} for card in CARDS}
+SCARE_ACTIONS = {(card, target): {"type": "scare", "card": card, "target": target}
+                 for card in CARDS if KIND[card][0] in ("scare", "trex") for target in range(MAX_PLAYERS)}
+
+
+def new_game(config, seed):
+    """Shuffle with `seed`, fix the tower order (given, or drawn at random), deal 3 cards each."""
+    players = config.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidConfig(f"Stack-O-Saurus needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    rng = random.Random(seed)
+    order = config.get("order")
+    if order is None:
+        order = list(COLOURS)
+        rng.shuffle(order)
+    elif not isinstance(order, list) or sorted(order) != sorted(COLOURS):
+        raise InvalidConfig("The tower order must name each colour once: " + ", ".join(COLOURS) + ".")
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    hands = [[deck.pop() for _ in range(3)] for _ in players]
+    return {
+        "game": NAME,
+        "players": [str(p) for p in players],
+        "order": list(order),
+        "draw": deck[:-1],
+        "discard": deck[-1:],
+        "hands": hands,
+        "towers": [[] for _ in players],
+        "turn": 0,
+        "phase": "draw",
+        "turns": 1,
+        "seed": seed,
+        "reshuffles": 0,
+        "winner": None,
+        "end_reason": None,
+        "log": [],
+    }
+
+
+def current_player(state):
+    """Return the seat to act, or None when the game is over."""
+    return state["turn"]
+
+
+def is_over(state):
+    """Say whether the game has ended (a win or a draw)."""
+    return state["turn"] is None
+
+
+def all_started(state):
+    """Say whether every player has an Apatosaurus down."""
+    return all(state["towers"])
+
+
+def needs(state, seat):
+    """Return what the seat's tower takes next: 'apatosaurus', a colour, or None when complete."""
+    tower = state["towers"][seat]
+    if not tower:
+        return "apatosaurus"
+    if len(tower) >= TOWER_HEIGHT:
+        return None
+    return state["order"][len(tower) - 1]
+
+
+def _draw_sources(state):
+    sources = []
+    if state["draw"] or len(state["discard"]) >= 2:
+        sources.append("deck")
+    if state["discard"]:
+        top = state["discard"][-1]
+        if not (KIND[top][0] == "apatosaurus" and all_started(state)):
+            sources.append("discard")
+    return sources
+
+
+def _can_build(need, card):
+    kind, colour = KIND[card]
+    if kind == "apatosaurus":
+        return need == "apatosaurus"
+    if kind == "dino":
+        return colour == need
+    return kind == "pterodactyl" and need not in ("apatosaurus", None)
+
+
+def _can_scare(card, tower):
+    kind, colour = KIND[card]
+    if kind not in ("scare", "trex") or len(tower) < 2:
+        return False
+    top_kind, top_colour = KIND[tower[-1]]
+    return kind == "trex" or (top_kind == "dino" and top_colour == colour)
+
+
+def _plays(state, seat):
+    actions = []
+    need = needs(state, seat)
+    # What sits on top of each other tower that can lose a dinosaur: (target, kind, colour).
+    tops = [(target, *KIND[tower[-1]]) for target, tower in enumerate(state["towers"])
+            if target != seat and len(tower) >= 2]
+    for card in dict.fromkeys(state["hands"][seat]):
+        kind, colour = KIND[card]
+        if _can_build(need, card):
+            actions.append(PLAY_ACTIONS[card])
+        elif kind == "trex":
+            actions.extend(SCARE_ACTIONS[card, target] for target, _, _ in tops)
+        elif kind == "scare":
+            actions.extend(SCARE_ACTIONS[card, target] for target, top_kind, top_colour in tops
+                           if top_kind == "dino" and top_colour == colour)
+    return actions
+
+
+def legal_actions(state):
+    """Return every action open to the current player."""
+    if is_over(state):
+        return []
+    seat = state["turn"]
+    if state["phase"] == "draw":
+        return [DRAW_ACTIONS[source] for source in _draw_sources(state)]
+    return _plays(state, seat) + [DISCARD_ACTIONS[card] for card in dict.fromkeys(state["hands"][seat])]
+
+
+def check(state, player, action):
+    """Raise IllegalAction with a reason unless `player` may take `action` now."""
+    if is_over(state):
+        raise IllegalAction("The game is over.")
+    if player != state["turn"]:
+        raise IllegalAction(f"It is not your turn: it is {state['players'][state['turn']]}'s turn.")
+    if not isinstance(action, dict):
+        raise IllegalAction("Send an action: draw, play, scare or discard.")
+    kind = action.get("type")
+    if state["phase"] == "draw":
+        if kind != "draw":
+            raise IllegalAction("First draw a card, from the draw pile or the discard pile.")
+        if action.get("source") not in _draw_sources(state):
+            raise IllegalAction(_why_not_draw(state, action.get("source")))
+        return
+    if kind == "draw":
+        raise IllegalAction("You have already drawn this turn: now play or discard a card.")
+    card = action.get("card")
+    if not isinstance(card, str) or card not in state["hands"][player]:
+        raise IllegalAction("That card is not in your hand.")
+    if kind == "discard":
+        return
+    if kind == "play" and _can_build(needs(state, player), card):
+        return
+    target = action.get("target")
+    if kind == "scare" and isinstance(target, int) and not isinstance(target, bool) \
+            and 0 <= target < len(state["towers"]) and target != player \
+            and _can_scare(card, state["towers"][target]):
+        return
+    raise IllegalAction(_why_not_play(state, player, action))
+
+
+def _why_not_draw(state, source):
+    if source == "discard" and state["discard"]:
+        return "Every tower is started, so an Apatosaurus from the discard pile is no use."
+    if source in ("deck", "discard"):
+        return "That pile has no card to give."
+    return "Draw from 'deck' (the draw pile) or 'discard' (the discard pile)."
+
+
+def _why_not_play(state, player, action):
+    kind, colour = KIND[action["card"]]
+    need = needs(state, player)
+    if action.get("type") == "play":
+        if kind == "apatosaurus":
+            return "Your tower is already started: only one Apatosaurus per tower."
+        if kind in ("scare", "trex"):
+            return "Play this card on another player's tower (scare), not on your own."
+        if need == "apatosaurus":
+            return "Start your tower with an Apatosaurus first."
+        if need is None:
+            return "Your tower is complete."
+        return f"Your tower needs {need} next, in the tower order."
+    if action.get("type") == "scare":
+        target = action.get("target")
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(state["towers"]):
+            return "Choose another player's tower to scare."
+        if target == player:
+            return "You cannot scare your own tower."
+        tower = state["towers"][target]
+        if len(tower) < 2:
+            return "That tower has no dinosaur above its Apatosaurus, and the Apatosaurus cannot fall."
+        if kind not in ("scare", "trex"):
+            return "Only a Scared-by-T-Rex or a Tyrannosaurus card scares a dinosaur."
+        if KIND[tower[-1]][0] == "pterodactyl":
+            return "A Lucky Pterodactyl can fly: only a Tyrannosaurus scares it."
+        return f"This Scared-by-T-Rex is {colour}: it only scares a {colour} dinosaur."
+    return "Choose draw, play, scare or discard."
+
+
+def _take(state, source):
+    """Take the top card of a pile (rebuilding the draw pile if needed); return it or None."""
+    if source == "discard":
+        card = state["discard"][-1]
+        state["discard"] = state["discard"][:-1]
+        return card
+    if not state["draw"]:
+        if len(state["discard"]) < 2:
+            return None
+        rebuilt = list(state["discard"])
+        random.Random(f"{state['seed']}:{state['reshuffles']}").shuffle(rebuilt)
+        state["reshuffles"] += 1
+        state["discard"] = [rebuilt.pop()]
+        state["draw"] = rebuilt
+        _log(state, {"type": "reshuffle"})
+    card = state["draw"][-1]
+    state["draw"] = state["draw"][:-1]
+    return card
+
+
+def _draw_useful(state, seat):
+    """Draw from the draw pile for `seat`, throwing away Apatosaurus cards once all towers stand."""
+    # Bounded: a pile of nothing but Apatosaurus cards could otherwise be reshuffled forever.
+    for _ in range(len(CARDS)):
+        card = _take(state, "deck")
+        if card is None:
+            return
+        if KIND[card][0] == "apatosaurus" and all_started(state):
+            state["discard"] = state["discard"] + [card]
+            _log(state, {"type": "replace", "player": seat, "card": card})
+            continue
+        state["hands"][seat].append(card)
+        return
+
+
+def _log(state, event):
+    state["log"] = (state["log"] + [event])[-LOG_LENGTH:]
+
+
+def apply(state, player, action):
+    """Return the state after the action; the given state is never changed."""
+    check(state, player, action)
+    hands = list(state["hands"])
+    hands[player] = list(hands[player])
+    state = {**state, "hands": hands}
+    kind = action["type"]
+    if kind == "draw":
+        if action["source"] == "discard":
+            card = _take(state, "discard")
+            state["hands"][player].append(card)
+            _log(state, {"type": "draw", "player": player, "source": "discard", "card": card})
+        else:
+            _draw_useful(state, player)
+            _log(state, {"type": "draw", "player": player, "source": "deck"})
+        state["phase"] = "play"
+        return _skip_if_stuck(state)
+    card = action["card"]
+    state["hands"][player].remove(card)
+    if kind == "discard":
+        state["discard"] = state["discard"] + [card]
+        _log(state, {"type": "discard", "player": player, "card": card})
+    elif kind == "play":
+        was_all_started = all_started(state)
+        state["towers"] = [list(t) for t in state["towers"]]
+        state["towers"][player].append(card)
+        _log(state, {"type": "play", "player": player, "card": card})
+        if len(state["towers"][player]) == TOWER_HEIGHT:
+            return _end(state, [player], "tower complete")
+        if not was_all_started and all_started(state):
+            _replace_spare_apatosaurus(state)
+    else:
+        target = action["target"]
+        state["towers"] = [list(t) for t in state["towers"]]
+        fallen = state["towers"][target].pop()
+        state["discard"] = [card, fallen] + state["discard"]
+        _log(state, {"type": "scare", "player": player, "card": card, "target": target, "fallen": fallen})
+    return _next_turn(state)
+
+
+def _replace_spare_apatosaurus(state):
+    state["hands"] = [list(h) for h in state["hands"]]
+    for seat, hand in enumerate(state["hands"]):
+        for card in [c for c in hand if KIND[c][0] == "apatosaurus"]:
+            hand.remove(card)
+            state["discard"] = state["discard"] + [card]
+            _log(state, {"type": "replace", "player": seat, "card": card})
+            _draw_useful(state, seat)
+
+
+def _next_turn(state):
+    while True:
+        state["turns"] += 1
+        if state["turns"] > MAX_TURNS:
+            return _end(state, [], "draw: no winner after 2,000 turns")
+        state["turn"] = (state["turn"] + 1) % len(state["players"])
+        state["phase"] = "draw" if _draw_sources(state) else "play"
+        if state["phase"] == "draw" or state["hands"][state["turn"]]:
+            return state
+        _log(state, {"type": "pass", "player": state["turn"]})
+
+
+def _skip_if_stuck(state):
+    if state["phase"] == "play" and not state["hands"][state["turn"]]:
+        _log(state, {"type": "pass", "player": state["turn"]})
+        return _next_turn(state)
+    return state
+
+
+def _end(state, winners, reason):
+    state["turn"] = None
+    state["winner"] = winners[0] if winners else None
+    state["end_reason"] = reason
+    return state
+
+
+def result(state):
+    """Return the winner (None for a draw) and how the game ended, or None while playing."""
+    if not is_over(state):
+        return None
+    return {"winners": [] if state["winner"] is None else [state["winner"]], "reason": state["end_reason"]}
+
+
+def observation(state, viewer=None):
+    """Return what seat `viewer` (None: a spectator) may see: never other hands or the draw order."""
+    return {
+        "game": NAME,
+        "viewer": viewer,
+        "players": [{"seat": seat, "name": name, "hand_size": len(state["hands"][seat]),
+                     "tower": list(state["towers"][seat]), "needs": needs(state, seat)}
+                    for seat, name in enumerate(state["players"])],
+        "order": list(state["order"]),
+        "hand": list(state["hands"][viewer]) if viewer is not None else None,
+        "draw_size": len(state["draw"]),
+        "discard_top": state["discard"][-1] if state["discard"] else None,
+        "discard_size": len(state["discard"]),
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "turns": state["turns"],
+        "all_started": all_started(state),
+        "over": is_over(state),
+        "result": result(state),
+        "log": list(state["log"]),
+    }
+
+
+# Computer players see only their observation. "easy" plays at random; "medium" is greedy (build,
+# else scare, else discard at random); "hard" plans: it picks up useful discards, stops a player
+# about to win, saves Pterodactyls for gaps and discards what its tower no longer needs.
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+def bot_choose(observation, actions, rng, level):
+    """Choose one of `actions` for the observing seat."""
+    if level == "easy":
+        return rng.choice(actions)
+    if level == "medium":
+        return _greedy(actions, rng)
+    return _planner(observation, actions, rng)
+
+
+def _greedy(actions, rng):
+    for kind in ("draw", "play", "scare", "discard"):
+        choices = [a for a in actions if a["type"] == kind]
+        if kind == "draw" and choices:
+            return next((a for a in choices if a["source"] == "deck"), choices[0])
+        if choices:
+            return rng.choice(choices)
+    return actions[0]
+
+
+def _usefulness(observation, card):
+    """Score how much a card helps the observing seat's tower (higher keeps it)."""
+    me = observation["players"][observation["viewer"]]
+    need, kind, colour = me["needs"], *KIND[card]
+    order = observation["order"]
+    if kind == "apatosaurus":
+        return 10 if need == "apatosaurus" else 0
+    if kind == "dino":
+        if need in (None, "apatosaurus"):
+            return 4 if need == "apatosaurus" else 0
+        ahead = order.index(colour) - order.index(need)
+        return 10 - 2 * ahead if ahead >= 0 else 0
+    if kind == "pterodactyl":
+        return 9 if need not in (None,) else 0
+    if kind == "trex":
+        return 8
+    return 3
+
+
+def _useful_to(card, need):
+    kind, colour = KIND[card]
+    if kind == "apatosaurus":
+        return need == "apatosaurus"
+    if kind == "dino":
+        return colour == need
+    return kind == "pterodactyl" and need not in (None, "apatosaurus")
+
+
+def _planner(observation, actions, rng, hold_until=3):
+    me = observation["viewer"]
+    players = observation["players"]
+    if actions[0]["type"] == "draw":
+        top = observation["discard_top"]
+        take = next((a for a in actions if a["source"] == "discard"), None)
+        if take and top and _usefulness(observation, top) >= 8:
+            return take
+        return next((a for a in actions if a["source"] == "deck"), actions[0])
+    builds = [a for a in actions if a["type"] == "play"]
+    scares = [a for a in actions if a["type"] == "scare"]
+    danger = [a for a in scares if len(players[a["target"]]["tower"]) >= TOWER_HEIGHT - 1]
+    if danger:
+        # Stop a player about to win; spend a matching Scared-by-T-Rex before the Tyrannosaurus.
+        return min(danger, key=lambda a: (KIND[a["card"]][0] == "trex", rng.random()))
+    if builds:
+        return min(builds, key=lambda a: (KIND[a["card"]][0] == "pterodactyl", rng.random()))
+    # Keep the Tyrannosaurus for a tall tower; a matching Scared-by-T-Rex is used at once.
+    worth = [a for a in scares
+             if KIND[a["card"]][0] == "scare" or len(players[a["target"]]["tower"]) >= hold_until]
+    if worth:
+        return max(worth, key=lambda a: (len(players[a["target"]]["tower"]),
+                                         KIND[a["card"]][0] != "trex", rng.random()))
+    # Discard what helps us least, and never what the next player needs.
+    others_need = {p["needs"] for p in players if p["seat"] != me}
+    discards = [a for a in actions if a["type"] == "discard"]
+    scores = {a["card"]: _usefulness(observation, a["card"])
+              + (6 if any(_useful_to(a["card"], need) for need in others_need) else 0)
+              for a in discards}
+    lowest = min(scores.values())
+    return rng.choice([a for a in discards if scores[a["card"]] == lowest])
