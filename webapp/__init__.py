@@ -67,9 +67,9 @@ def create_app(test_config=None):
     errors.init_app(app)
     filters.init_app(app)
 
-    from webapp import api, encyclopedia, games_api, main, play, practice
+    from webapp import api, encyclopedia, games_api, main, play, practice, stack_play
 
-    for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, games_api.bp):
+    for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, stack_play.bp, games_api.bp):
         app.register_blueprint(blueprint)
     database.init_app(app)
     return app

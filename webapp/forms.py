@@ -112,8 +112,8 @@ class SeatForm(Form):
 
     name = StringField("Name", validators=[Optional(), Length(max=40)])
     kind = SelectField("Played by", default="human", validate_choice=False, choices=options([
-        ("human", "A person"), ("easy", "Computer (easy)"), ("medium", "Computer (medium)"),
-        ("hard", "Computer (hard)")]))
+        ("human", "A person at this screen"), ("remote", "A person on their own device (join code)"),
+        ("easy", "Computer (easy)"), ("medium", "Computer (medium)"), ("hard", "Computer (hard)")]))
 
     def validate_kind(self, field):
         # Unused seats arrive empty; a filled kind must be one of the choices.
@@ -177,3 +177,43 @@ class AnswerForm(FlaskForm):
 
     gap = IntegerField("Place", validators=[Optional()])
     diet = StringField("Bin", validators=[Optional(), Length(max=20)])
+
+
+COLOUR_CHOICES = [("blue", "Blue ●"), ("orange", "Orange ▲"), ("purple", "Purple ◆"), ("green", "Green ■")]
+
+
+class NewStackForm(FlaskForm):
+    """Set up a Stack-O-Saurus game."""
+
+    players = IntegerField("Number of players", default=2, validators=[
+        InputRequired(), NumberRange(min=2, max=6, message="Stack-O-Saurus is for 2 to 6 players.")])
+    seats = FieldList(FormField(SeatForm), min_entries=6, max_entries=6)
+    order_mode = SelectField("Dino Tower order", choices=options([
+        ("random", "Drawn at random"), ("chosen", "Chosen below by the first player")]))
+    first = SelectField("1st after the Apatosaurus", choices=options(COLOUR_CHOICES), default="blue")
+    second = SelectField("2nd", choices=options(COLOUR_CHOICES), default="orange")
+    third = SelectField("3rd", choices=options(COLOUR_CHOICES), default="purple")
+    fourth = SelectField("4th", choices=options(COLOUR_CHOICES), default="green")
+    submit = SubmitField("Start the game")
+
+    chosen_seats = NewCardlineForm.chosen_seats
+
+    def validate_fourth(self, field):
+        if self.order_mode.data == "chosen" and len(set(self.tower_order())) != 4:
+            raise ValidationError("Use each colour once in the tower order.")
+
+    def tower_order(self):
+        """Return the chosen order of the four colours, or None for a random one."""
+        if self.order_mode.data != "chosen":
+            return None
+        return [self.first.data, self.second.data, self.third.data, self.fourth.data]
+
+
+class JoinForm(FlaskForm):
+    """Join a game from your own device with the code on the board."""
+
+    code = StringField("Join code", validators=[InputRequired(message="Type the code on the board."),
+                                                Length(max=8, message="A join code has 5 characters.")])
+    name = StringField("Your name", validators=[InputRequired(message="Type your name."),
+                                                Length(max=40, message="Use at most 40 characters.")])
+    submit = SubmitField("Join")

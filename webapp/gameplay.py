@@ -15,8 +15,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from cards_db.schema import DECKS
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import GAMES, IllegalAction, InvalidConfig, cardline
-from webapp.models import Card, Game, Period
+from webapp.games import GAMES, IllegalAction, InvalidConfig
+from webapp.models import Card, Game, JoinCode, Period
 
 CHARACTERISTICS = {
     "length": {"label": "Size", "column": "length_m", "decks": ["dinosaurs", "animals"]},
@@ -24,7 +24,13 @@ CHARACTERISTICS = {
     "period": {"label": "Period (first appearance)", "column": None, "decks": ["dinosaurs"]},
     "lifespan": {"label": "Lifespan", "column": "lifespan_years", "decks": ["animals"]},
 }
-SEAT_KINDS = ["human", *cardline.BOT_LEVELS]
+BOT_KINDS = ("easy", "medium", "hard")
+# "human": a person at this browser; "remote": a person who joins from their own device with the
+# game's join code; the rest are computer players.
+SEAT_KINDS = ["human", "remote", *BOT_KINDS]
+# No look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B), so a code read off a projector works.
+JOIN_ALPHABET = "ACDEFHJKMNPQRTUVWXY3479"
+JOIN_CODE_LENGTH = 5
 
 
 def card_values(deck, characteristic):
@@ -65,8 +71,53 @@ def create_game(kind, config, seats, mode, settings, seed=None):
     game = Game(id=secrets.token_urlsafe(9), kind=kind, mode=mode, seed=seed, settings=settings,
                 seats=stored, state=run_computer_players(kind, state, stored, seed))
     db.session.add(game)
+    if any(seat["kind"] == "remote" for seat in stored):
+        db.session.add(JoinCode(code=new_join_code(), game_id=game.id))
     db.session.commit()
     return game, tokens
+
+
+def new_join_code():
+    """Return a join code no other game uses."""
+    while True:
+        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+        if db.session.get(JoinCode, code) is None:
+            return code
+
+
+def join_code_of(game):
+    """Return the game's join code, or None."""
+    return db.session.scalar(select(JoinCode.code).where(JoinCode.game_id == game.id))
+
+
+def open_seats(game):
+    """Return the seats waiting for someone to join from their own device."""
+    return [i for i, seat in enumerate(game.seats) if seat["kind"] == "remote" and "token_hash" not in seat]
+
+
+def join(code, name):
+    """Give the first open seat of the game with `code` to `name`; return (game, seat, token)."""
+    code = (code or "").strip().upper().replace(" ", "")
+    entry = db.session.get(JoinCode, code) if 0 < len(code) <= 8 else None
+    if entry is None:
+        raise AppError(404, "No game has that code. Check the letters on the board and try again.")
+    game = get_game(entry.game_id)
+    seats = open_seats(game)
+    if not seats or GAMES[game.kind].is_over(game.state):
+        raise AppError(409, "Every seat in that game is taken.")
+    seat, token = seats[0], secrets.token_urlsafe(24)
+    updated = [dict(s) for s in game.seats]
+    updated[seat].update(name=name, token_hash=token_hash(token))
+    game.seats = updated
+    players = list(game.state["players"])
+    players[seat] = name
+    game.state = {**game.state, "players": players}
+    try:
+        db.session.commit()
+    except StaleDataError as error:
+        db.session.rollback()
+        raise AppError(409, "Someone took a seat at the same moment. Please try again.") from error
+    return game, seat, token
 
 
 def create_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
@@ -108,16 +159,14 @@ def seat_for_token(game, token):
     return None
 
 
-def run_computer_players(kind, state, seats, seed):
-    """Let computer players move until a human is to act or the game ends."""
+def run_computer_players(kind, state, seats, seed, step=0):
+    """Let computer players move until a person is to act or the game ends."""
     engine = GAMES[kind]
-    while not engine.is_over(state) and seats[engine.current_player(state)]["kind"] != "human":
+    while not engine.is_over(state) and seats[engine.current_player(state)]["kind"] in BOT_KINDS:
         seat = engine.current_player(state)
-        rng = random.Random(f"{seed}:{len(state['history'])}")
-        level = seats[seat]["kind"]
-        action = engine.bot_choose(engine.observation(state, seat), engine.legal_actions(state), rng,
-                                   engine.bot_estimates(state, seat, level, seed))
-        state = engine.apply(state, seat, action)
+        step += 1
+        rng = random.Random(f"{seed}:{step}")
+        state = engine.apply(state, seat, engine.computer_move(state, seat, seats[seat]["kind"], seed, rng))
     return state
 
 
@@ -128,7 +177,7 @@ def act(game, seat, action):
         state = engine.apply(game.state, seat, action)
     except IllegalAction as error:
         raise AppError(409, str(error)) from error
-    game.state = run_computer_players(game.kind, state, game.seats, game.seed)
+    game.state = run_computer_players(game.kind, state, game.seats, game.seed, step=game.version * 1000)
     try:
         db.session.commit()
     except StaleDataError as error:

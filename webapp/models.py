@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, DateTime, Float, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cards_db import parse_sources
@@ -115,3 +115,11 @@ class Game(db.Model):
         onupdate=lambda: datetime.now(UTC))
 
     __mapper_args__ = {"version_id_col": version}
+
+
+class JoinCode(db.Model):
+    """A short code that lets people join a game's open seats from their own devices."""
+
+    __tablename__ = "join_codes"
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(24), ForeignKey("games.id"), index=True)

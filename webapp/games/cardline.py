@@ -281,3 +281,9 @@ def bot_choose(observation, actions, rng, estimates):
     if best not in actions:
         return rng.choice(actions)
     return best
+
+
+def computer_move(state, seat, level, seed, rng):
+    """Return the move of a computer player of `level`: its observation plus noisy beliefs only."""
+    return bot_choose(observation(state, seat), legal_actions(state), rng,
+                      bot_estimates(state, seat, level, seed))

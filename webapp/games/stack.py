@@ -471,3 +471,8 @@ def _planner(observation, actions, rng, hold_until=3):
               for a in discards}
     lowest = min(scores.values())
     return rng.choice([a for a in discards if scores[a["card"]] == lowest])
+
+
+def computer_move(state, seat, level, seed, rng):
+    """Return the move of a computer player of `level`, from its observation only."""
+    return bot_choose(observation(state, seat), legal_actions(state), rng, level)

@@ -1,0 +1,119 @@
+"""Stack-O-Saurus in the browser: at one screen, against computer players, or from own devices."""
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from webapp import gameplay
+from webapp.errors import AppError
+from webapp.forms import NewStackForm
+from webapp.games import stack
+from webapp.play import held_seats, remember_seats
+
+bp = Blueprint("stack", __name__, url_prefix="/play/stack")
+
+# Colours always come with a symbol and a name, so nobody needs to tell them apart by colour.
+SYMBOLS = {"blue": "●", "orange": "▲", "purple": "◆", "green": "■"}
+ACTIONS = ("draw", "play", "scare", "discard")
+
+
+def card_label(card):
+    """Name a card in words, with its colour's symbol."""
+    kind, colour = stack.KIND[card]
+    if kind == "dino":
+        return f"{colour.capitalize()} dinosaur {SYMBOLS[colour]}"
+    if kind == "scare":
+        return f"Scared-by-T-Rex {colour} {SYMBOLS[colour]}"
+    return {"apatosaurus": "Apatosaurus (black)", "pterodactyl": "Lucky Pterodactyl ★",
+            "trex": "Tyrannosaurus (red)"}[kind]
+
+
+def log_sentence(event, names):
+    """Tell one logged event as a sentence: "Mia's T-Rex scared off Leo's purple dinosaur"."""
+    who = names[event["player"]] if "player" in event else ""
+    kind = event["type"]
+    if kind == "draw":
+        pile = "the draw pile" if event["source"] == "deck" else f"the discard pile ({card_label(event['card'])})"
+        return f"{who} drew from {pile}."
+    if kind == "play":
+        return f"{who} added {card_label(event['card'])} to their tower."
+    if kind == "scare":
+        scarer = "Tyrannosaurus" if stack.KIND[event["card"]][0] == "trex" else "Scared-by-T-Rex card"
+        return (f"{who}'s {scarer} scared off {names[event['target']]}'s "
+                f"{card_label(event['fallen'])}.")
+    if kind == "discard":
+        return f"{who} discarded {card_label(event['card'])}."
+    if kind == "replace":
+        return f"{who} threw away a spare {card_label(event['card'])} and drew again."
+    if kind == "reshuffle":
+        return "The draw pile ran out: the discard pile was shuffled into a new draw pile."
+    return f"{who} could not play and passed."
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Set up a game."""
+    form = NewStackForm()
+    if form.validate_on_submit():
+        seats = form.chosen_seats()
+        config = {"players": [seat["name"] for seat in seats], "order": form.tower_order()}
+        game, tokens = gameplay.create_game("stack", config, seats, mode="table", settings={})
+        remember_seats(game.id, tokens)
+        return redirect(url_for("stack.game", game_id=game.id))
+    return render_template("stack/new.html", form=form), 400 if form.errors else 200
+
+
+def page_context(game, viewer, error=None):
+    """Return what the table needs: the viewer's observation, in words."""
+    observation = gameplay.observe(game, viewer)
+    names = [p["name"] for p in observation["players"]]
+    return {
+        "game": game, "obs": observation, "viewer": viewer, "error": error,
+        "names": names, "card_label": card_label, "kind_of": lambda card: stack.KIND[card],
+        "symbols": SYMBOLS, "log": [log_sentence(e, names) for e in reversed(observation["log"])],
+        "join_code": gameplay.join_code_of(game), "open_seats": gameplay.open_seats(game),
+        "playable": {a["card"] for a in gameplay.legal_actions(game, viewer) if a["type"] in ("play", "scare")},
+    }
+
+
+@bp.get("/<game_id>")
+def game(game_id):
+    """Show the table: a pass-the-device screen between local players, else this browser's seat."""
+    found = gameplay.get_game(game_id)
+    if found.kind != "stack":
+        raise AppError(404, "There is no Stack-O-Saurus game with that id.")
+    held = held_seats(found)
+    turn = stack.current_player(found.state)
+    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
+        return render_template("stack/pass_device.html", **page_context(found, None), turn=turn)
+    viewer = turn if turn in held else (held[0] if len(held) == 1 else None)
+    return render_template("stack/table.html", **page_context(found, viewer))
+
+
+def action_from_form(form):
+    """Read an action from the submitted form: a draw source, or a card with what to do with it."""
+    kind = form.get("type")
+    if kind not in ACTIONS:
+        raise AppError(400, "Choose what to do: draw, play, scare or discard.")
+    if kind == "draw":
+        return {"type": "draw", "source": form.get("source")}
+    action = {"type": kind, "card": form.get("card")}
+    if kind == "scare":
+        target = form.get("target", "")
+        if not target.isdigit():
+            raise AppError(400, "Choose whose tower to scare.")
+        action["target"] = int(target)
+    return action
+
+
+@bp.post("/<game_id>/act")
+def act(game_id):
+    """Take one action for the seat whose turn it is, if this browser holds it."""
+    found = gameplay.get_game(game_id)
+    seat = request.form.get("seat", "")
+    seat = int(seat) if seat.isdigit() else None
+    if found.kind != "stack" or seat not in held_seats(found):
+        raise AppError(403, "This browser does not hold that seat in this game.")
+    try:
+        gameplay.act(found, seat, action_from_form(request.form))
+    except AppError as error:
+        return render_template("stack/table.html", **page_context(found, seat, error.message)), error.status
+    return redirect(url_for("stack.game", game_id=found.id, seat=seat, _anchor="table"))
