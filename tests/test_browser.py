@@ -141,3 +141,25 @@ def test_cardline_touch_needs_a_confirmation_and_mouse_does_not(browser, live_se
     with desktop.expect_navigation():
         desktop.locator("label.gap").last.click()
     assert desktop.locator("#last-move").is_visible()
+
+
+@pytest.mark.browser
+def test_stack_o_saurus_by_keyboard_and_touch(browser, live_server):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(f"{live_server}/play/stack/new")
+    page.locator("#seats-0-name").fill("Mia")
+    page.locator("#seats-1-kind").select_option("hard")
+    page.get_by_role("button", name="Start the game").tap()
+    draw = page.get_by_role("button", name="Draw from the draw pile")
+    draw.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.get_by_role("heading", name="Mia, your turn: play or discard a card").wait_for()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Discard").first.tap()
+    assert "Mia discarded" in page.locator(".stack-log").inner_text()
+    assert errors == []
+    phone.close()
