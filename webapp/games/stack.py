@@ -305,8 +305,9 @@ def apply(state, player, action):
         _log(state, {"type": "discard", "player": player, "card": card})
     elif kind == "play":
         was_all_started = all_started(state)
-        state["towers"] = [list(t) for t in state["towers"]]
-        state["towers"][player].append(card)
+        towers = list(state["towers"])
+        towers[player] = towers[player] + [card]
+        state["towers"] = towers
         _log(state, {"type": "play", "player": player, "card": card})
         if len(state["towers"][player]) == TOWER_HEIGHT:
             return _end(state, [player], "tower complete")
@@ -314,8 +315,10 @@ def apply(state, player, action):
             _replace_spare_apatosaurus(state)
     else:
         target = action["target"]
-        state["towers"] = [list(t) for t in state["towers"]]
-        fallen = state["towers"][target].pop()
+        towers = list(state["towers"])
+        towers[target] = towers[target][:-1]
+        fallen = state["towers"][target][-1]
+        state["towers"] = towers
         state["discard"] = [card, fallen] + state["discard"]
         _log(state, {"type": "scare", "player": player, "card": card, "target": target, "fallen": fallen})
     return _next_turn(state)
