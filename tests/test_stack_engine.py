@@ -260,6 +260,10 @@ def test_the_planning_computer_player_wins_its_share(strong, weak, at_least):
     assert wins / games > at_least
 
 
+OBSERVATION_FIELDS = {"game", "viewer", "players", "order", "hand", "draw_size", "discard_top",
+                      "discard_size", "turn", "phase", "turns", "all_started", "over", "result", "log"}
+
+
 def check_invariants(state):
     """Assert what must hold after every step of any Stack-O-Saurus game."""
     held = [c for h in state["hands"] for c in h] + [c for t in state["towers"] for c in t]
@@ -274,14 +278,12 @@ def check_invariants(state):
     assert all("card" not in event for event in state["log"] if event.get("source") == "deck")
     for viewer in [None, *range(len(state["players"]))]:
         observation = st.observation(state, viewer)
-        text = json.dumps({k: v for k, v in observation.items() if k != "log"})
-        for card in state["draw"]:
-            assert f'"{card}"' not in text, "the draw pile leaked"
-        public = {e.get("card") for e in state["log"] if e.get("source") != "deck"}
-        for seat, hand in enumerate(state["hands"]):
-            if seat != viewer:
-                for card in set(hand) - public:
-                    assert f'"{card}"' not in text, "another player's hand leaked"
+        # Only these fields exist; the ones naming cards show face-up cards and the viewer's hand.
+        assert set(observation) == OBSERVATION_FIELDS
+        assert observation["hand"] == (state["hands"][viewer] if viewer is not None else None)
+        assert [p["tower"] for p in observation["players"]] == state["towers"]
+        assert observation["discard_top"] == (state["discard"][-1] if state["discard"] else None)
+        assert observation["log"] == state["log"]
     if st.is_over(state):
         assert st.legal_actions(state) == []
     else:
@@ -290,13 +292,12 @@ def check_invariants(state):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_random_play_keeps_every_invariant(players):
-    for seed in range(300 if players != 6 else 150):  # about 1,000 games in all
+    for seed in range({2: 800, 3: 600, 4: 500, 6: 200}[players]):  # 2,100 games in all
         state = st.new_game({"players": [str(p) for p in range(players)]}, seed)
         rng = random.Random(seed)
         steps = 0
         while not st.is_over(state):
-            if steps % 7 == 0:
-                check_invariants(state)
+            check_invariants(state)
             actions = st.legal_actions(state)
             seat = state["turn"]
             if rng.random() < 0.05:
