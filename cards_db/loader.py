@@ -13,7 +13,9 @@ from cards_db import schema
 
 DATA_DIR = Path(__file__).parent / "data"
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-PERIOD_COLUMNS = ["period", "era", "start_ma", "end_ma", "color_hex", "label_text_color"]
+PERIOD_COLUMNS = ["period", "era", "start_ma", "end_ma", "color_hex", "label_text_color", "climate",
+                  "climate_source"]
+EXTINCTION_COLUMNS = ["name", "ma", "period_ending", "explanation", "source"]
 
 
 class CardDataError(ValueError):
@@ -44,6 +46,25 @@ def read_periods(data_dir=DATA_DIR):
         frame[column] = _numbers(frame, column, path)
     frame = frame.sort_values("start_ma", ascending=False).reset_index(drop=True)
     frame["position"] = range(len(frame))
+    return frame
+
+
+def read_extinctions(data_dir=DATA_DIR, periods=None):
+    """Return the five great mass extinctions, each dated at the end of a period."""
+    path = Path(data_dir) / schema.EXTINCTIONS_FILE
+    frame = read_csv(path)
+    for column in EXTINCTION_COLUMNS:
+        if column not in frame.columns:
+            raise CardDataError(path, None, column, "column is missing from the header")
+    frame = frame[EXTINCTION_COLUMNS].copy()
+    frame["ma"] = _numbers(frame, "ma", path)
+    names = set((read_periods(data_dir) if periods is None else periods)["period"])
+    for index, row in frame.iterrows():
+        if row["period_ending"] not in names:
+            raise CardDataError(path, row_number(index), "period_ending", f"{row['period_ending']!r} is not a period")
+        for column in ("explanation", "source"):
+            if not row[column]:
+                raise CardDataError(path, row_number(index), column, "is empty but required")
     return frame
 
 

@@ -7,6 +7,7 @@ DECKS = {
 
 DECK_FILES = {"dinosaurs": "dinosaurs.csv", "animals": "animals.csv"}
 PERIODS_FILE = "periods.csv"
+EXTINCTIONS_FILE = "extinctions.csv"
 
 DECK_COLUMNS = {
     "dinosaurs": [

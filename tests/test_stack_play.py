@@ -70,7 +70,7 @@ def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(app, client)
     assert response.status_code == 409
     body = response.get_data(as_text=True)
     assert any(reason in body for reason in ("Start your tower with an Apatosaurus",
-                                             "on another player's tower", "not in your hand"))
+                                             "Play this card on another", "not in your hand"))
     assert state_of(app, url) == state
 
 

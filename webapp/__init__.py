@@ -67,9 +67,11 @@ def create_app(test_config=None):
     errors.init_app(app)
     filters.init_app(app)
 
-    from webapp import api, encyclopedia, games_api, main, play, practice, stack_play
+    from webapp import api, encyclopedia, games_api, main, play, practice, stack_play, timeline
 
-    for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, stack_play.bp, games_api.bp):
+    for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, stack_play.bp, games_api.bp,
+                      timeline.bp, timeline.api):
         app.register_blueprint(blueprint)
+    app.jinja_env.globals["plotly_url"] = timeline.plotly_url
     database.init_app(app)
     return app

@@ -9,11 +9,11 @@ import click
 import pandas as pd
 from flask import current_app
 from flask.cli import AppGroup
-from sqlalchemy import select, text
+from sqlalchemy import delete, select, text
 
 from cards_db import loader, schema
 from webapp.extensions import db
-from webapp.models import Card, MistakeReport, Period
+from webapp.models import Card, Extinction, MistakeReport, Period
 
 # Any fixed number: all app processes agree on it to take the same PostgreSQL lock.
 SCHEMA_LOCK_KEY = 7_201_400
@@ -67,15 +67,20 @@ def _clean(value):
 def load_cards(data_dir=loader.DATA_DIR):
     """Validate the CSV files and make the database hold exactly their cards; return counts."""
     periods, cards = loader.read_cards(data_dir)
+    extinctions = loader.read_extinctions(data_dir, periods)
     existing_periods = {p.name: p for p in db.session.scalars(select(Period))}
     for record in periods.to_dict("records"):
         period = existing_periods.pop(record["period"], None) or Period(name=record["period"])
         period.era, period.position = record["era"], int(record["position"])
         period.start_ma, period.end_ma = float(record["start_ma"]), float(record["end_ma"])
         period.color_hex, period.label_text_color = record["color_hex"], record["label_text_color"]
+        period.climate, period.climate_source = record["climate"], record["climate_source"]
         db.session.add(period)
     for stale in existing_periods.values():
         db.session.delete(stale)
+    db.session.execute(delete(Extinction))
+    for record in extinctions.to_dict("records"):
+        db.session.add(Extinction(**{k: record[k] for k in loader.EXTINCTION_COLUMNS}))
 
     existing_cards = {c.slug: c for c in db.session.scalars(select(Card))}
     columns = [c.key for c in Card.__table__.columns if c.key != "id"]

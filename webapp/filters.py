@@ -140,6 +140,12 @@ def chart_number(value):
     return f"{value:g}"
 
 
+def large_type():
+    """Say whether the reader chose large type (for projectors): the query string, else a cookie."""
+    asked = request.args.get("large")
+    return asked == "1" if asked in ("0", "1") else request.cookies.get("large") == "1"
+
+
 def current_units():
     """Return the reader's unit system: the query string, else their cookie, else metric."""
     if "units" not in g:
@@ -163,11 +169,13 @@ def init_app(app):
 
     @app.context_processor
     def unit_context():
-        return {"units": current_units(), "iucn_names": schema.IUCN_STATUSES, "decks": schema.DECKS}
+        return {"units": current_units(), "large": large_type(), "iucn_names": schema.IUCN_STATUSES,
+                "decks": schema.DECKS}
 
     @app.after_request
-    def remember_units(response):
-        if request.args.get("units") in UNIT_SYSTEMS:
-            response.set_cookie("units", request.args["units"], max_age=365 * 24 * 3600,
-                                samesite="Lax", httponly=True)
+    def remember_choices(response):
+        for name, allowed in (("units", UNIT_SYSTEMS), ("large", ("0", "1"))):
+            if request.args.get(name) in allowed:
+                response.set_cookie(name, request.args[name], max_age=365 * 24 * 3600,
+                                    samesite="Lax", httponly=True)
         return response

@@ -217,3 +217,12 @@ class JoinForm(FlaskForm):
     name = StringField("Your name", validators=[InputRequired(message="Type your name."),
                                                 Length(max=40, message="Use at most 40 characters.")])
     submit = SubmitField("Join")
+
+
+class CardSetForm(FlaskForm):
+    """Save the cards on the timeline as a named set."""
+
+    name = StringField("Name of the set", validators=[InputRequired(message="Give the set a name."),
+                                                      Length(max=80, message="Use at most 80 characters.")])
+    slugs = StringField(validators=[InputRequired(message="There are no cards to save."), Length(max=5000)])
+    submit = SubmitField("Save these cards")

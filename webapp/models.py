@@ -26,6 +26,8 @@ class Period(db.Model):
     end_ma: Mapped[float] = mapped_column(Float)
     color_hex: Mapped[str] = mapped_column(String(7))
     label_text_color: Mapped[str] = mapped_column(String(10))
+    climate: Mapped[str] = mapped_column(Text, default="")
+    climate_source: Mapped[str] = mapped_column(Text, default="")
 
     @property
     def slug(self):
@@ -36,7 +38,7 @@ class Period(db.Model):
         return {
             "name": self.name, "era": self.era, "position": self.position,
             "start_ma": self.start_ma, "end_ma": self.end_ma, "color_hex": self.color_hex,
-            "label_text_color": self.label_text_color,
+            "label_text_color": self.label_text_color, "climate": self.climate,
         }
 
 
@@ -123,3 +125,24 @@ class JoinCode(db.Model):
     __tablename__ = "join_codes"
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
     game_id: Mapped[str] = mapped_column(String(24), ForeignKey("games.id"), index=True)
+
+
+class Extinction(db.Model):
+    """One of the five great mass extinctions."""
+
+    __tablename__ = "extinctions"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    ma: Mapped[float] = mapped_column(Float)
+    period_ending: Mapped[str] = mapped_column(String(40))
+    explanation: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(Text)
+
+
+class CardSet(db.Model):
+    """A named, saved selection of cards, reusable on the timeline and in charts."""
+
+    __tablename__ = "card_sets"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    slugs: Mapped[list] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
