@@ -163,3 +163,32 @@ def test_stack_o_saurus_by_keyboard_and_touch(browser, live_server):
     assert "Mia discarded" in page.locator(".stack-log").inner_text()
     assert errors == []
     phone.close()
+
+
+@pytest.mark.browser
+def test_timeline_renders_offline_without_console_errors(browser, live_server):
+    context = browser.new_context()
+    outside = []
+
+    def only_the_app(route):
+        if route.request.url.startswith(live_server):
+            return route.continue_()
+        outside.append(route.request.url)
+        return route.abort()
+
+    context.route("**/*", only_the_app)  # a classroom with no internet
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server}/timeline?scale=log")
+    page.wait_for_selector(".figure .main-svg")
+    labels = page.locator(".figure text").all_text_contents()
+    assert "Mesozoic" in labels and "Tyrannosaurus" in labels
+    page.get_by_role("link", name="Linear: true lengths of time").click()
+    page.wait_for_selector(".figure .main-svg")
+    page.goto(f"{live_server}/timeline/gap?cards=stegosaurus,tyrannosaurus")
+    page.wait_for_selector(".figure .main-svg")
+    assert "before you were born" in page.locator(".gap-sentences").inner_text()
+    assert errors == [] and outside == []
+    context.close()

@@ -60,7 +60,7 @@ def timeline(periods, cards, extinctions, scale="linear", large=False):
         start = _ma_for_axis(frame["start_ma"], scale)
         end = _ma_for_axis(frame["end_ma"], scale)
         figure.add_trace(go.Bar(
-            y=[row] * len(frame), x=start - end, base=end, orientation="h", width=0.9,
+            y=[row] * len(frame), x=(start - end).tolist(), base=end.tolist(), orientation="h", width=0.9,
             marker={"color": list(colours), "line": {"color": INK, "width": 1}},
             text=list(labels), textposition="inside", insidetextanchor="middle",
             textfont={"color": list(text_colours)}, cliponaxis=False,
@@ -76,7 +76,7 @@ def timeline(periods, cards, extinctions, scale="linear", large=False):
         periods_text = [f if f == last else f"{f} to {last}"
                         for f, last in zip(cards["first_period"], cards["last_period"], strict=True)]
         figure.add_trace(go.Bar(
-            y=list(cards["common_name"]), x=width, base=end, orientation="h",
+            y=list(cards["common_name"]), x=width.tolist(), base=end.tolist(), orientation="h",
             marker={"color": BAR},
             customdata=[[url, format_ma(f), format_ma(last), p] for url, f, last, p in zip(
                 cards["url"], cards["first_appearance_ma"], cards["last_appearance_ma"], periods_text,
