@@ -7,8 +7,8 @@ import math
 import plotly
 import pytest
 
-from webapp.models import Card, Period
 from webapp.extensions import db
+from webapp.models import Card, Period
 
 
 def figure(client, url, status=200):

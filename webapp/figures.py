@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from webapp.filters import format_lifespan, format_length, format_ma, format_mass, significant
+from webapp.filters import format_length, format_lifespan, format_ma, format_mass, significant
 
 # The ICS chart's period symbols, short enough to fit inside narrow period bars.
 PERIOD_SYMBOLS = {"Cambrian": "Cm", "Ordovician": "O", "Silurian": "S", "Devonian": "D",
