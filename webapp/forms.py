@@ -1,4 +1,4 @@
-"""WTForms forms: the encyclopedia's filters and the mistake report."""
+"""WTForms forms: every form of the app, validated on the server with messages beside the fields."""
 
 import math
 
@@ -10,17 +10,20 @@ from wtforms import (
     Form,
     FormField,
     IntegerField,
+    PasswordField,
     SelectField,
     StringField,
     SubmitField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError,
+)
 
 from cards_db import schema
 from webapp.extensions import db
-from webapp.models import Period
+from webapp.models import Period, Teacher
 
 SORTS = {
     "name": "Name",
@@ -226,3 +229,96 @@ class CardSetForm(FlaskForm):
                                                       Length(max=80, message="Use at most 80 characters.")])
     slugs = StringField(validators=[InputRequired(message="There are no cards to save."), Length(max=5000)])
     submit = SubmitField("Save these cards")
+
+
+EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address like name@school.org.")
+
+
+class RegisterForm(FlaskForm):
+    """Create a teacher account."""
+
+    name = StringField("Your name", validators=[InputRequired(message="Enter your name."), Length(max=80)])
+    email = StringField("Email", validators=[InputRequired(message="Enter your email."), Length(max=254), EMAIL])
+    password = PasswordField("Password", validators=[
+        InputRequired(message="Choose a password."),
+        Length(min=10, max=200, message="Use at least 10 characters.")])
+    confirm = PasswordField("Password again", validators=[EqualTo("password", message="The passwords differ.")])
+    submit = SubmitField("Create account")
+
+    def validate_email(self, field):
+        if db.session.scalar(select(Teacher.id).where(Teacher.email == field.data.strip().lower())):
+            raise ValidationError("An account with this email exists already: log in instead.")
+
+
+class LoginForm(FlaskForm):
+    """Log a teacher in."""
+
+    email = StringField("Email", validators=[InputRequired(message="Enter your email."), Length(max=254)])
+    password = PasswordField("Password", validators=[InputRequired(message="Enter your password."), Length(max=200)])
+    submit = SubmitField("Log in")
+
+
+class NewRoundForm(FlaskForm):
+    """Set up a classroom round."""
+
+    title = StringField("Title", default="Cardline round",
+                        validators=[InputRequired(message="Give the round a title."), Length(max=120)])
+    format = SelectField("Format", choices=options([
+        ("class_line", "Class line: everyone places the same card"),
+        ("team", "Team Cardline: teams play the rulebook game"),
+        ("self_paced", "Self-paced challenge: homework, each student alone")]))
+    deck = SelectField("Deck", choices=options(schema.DECKS.items()))
+    characteristic = NewCardlineForm.characteristic
+    choice = SelectField("Which cards", choices=options([
+        ("all", "All cards of the deck"), ("filter", "Only the cards matching the filter below"),
+        ("set", "One of my card sets")]))
+    period = SelectField("Period", validators=[Optional()])
+    group = SelectField("Group", validators=[Optional()])
+    diet = SelectField("Diet", validators=[Optional()])
+    card_set = SelectField("Card set", validators=[Optional()], validate_choice=False)
+    count = IntegerField("Cards to place (class line, self-paced)", default=10, validators=[
+        InputRequired(), NumberRange(min=3, max=40, message="Choose 3 to 40 cards.")])
+    hand_size = IntegerField("Cards per team (team Cardline)", default=4, validators=[
+        InputRequired(), NumberRange(min=1, max=12, message="Deal 1 to 12 cards per team.")])
+    turn_seconds = IntegerField("Seconds per turn (0 = no timer)", default=30, validators=[
+        InputRequired(), NumberRange(min=0, max=600, message="Use 0 (no timer) to 600 seconds.")])
+    leaderboard = SelectField("Show the leaderboard", choices=options([
+        ("every", "After every card"), ("end", "Only at the end"), ("never", "Never")]))
+    teams = IntegerField("Teams (team Cardline)", default=4, validators=[
+        InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
+    team_mode = SelectField("Team decisions", choices=options([
+        ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
+    submit = SubmitField("Create the round")
+
+    validate_characteristic = NewCardlineForm.validate_characteristic
+
+    def __init__(self, *args, teacher_sets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        periods = db.session.scalars(select(Period.name).order_by(Period.position)).all()
+        self.period.choices = options(((p, p) for p in periods), "Any period")
+        groups = sorted({g for deck in schema.GROUPS.values() for g in deck})
+        self.group.choices = options(((g, g.capitalize()) for g in groups), "Any group")
+        self.diet.choices = options(((d, d.capitalize()) for d in schema.DIETS), "Any diet")
+        self.card_set.choices = options(((str(s.id), s.name) for s in teacher_sets), "Choose a set")
+        self.teacher_set_ids = {str(s.id) for s in teacher_sets}
+
+    def validate_card_set(self, field):
+        if self.choice.data == "set" and field.data not in self.teacher_set_ids:
+            raise ValidationError("Choose one of your card sets (make one on the Teach page).")
+
+    def settings(self):
+        """Return the round's settings from the form."""
+        return {"deck": self.deck.data, "characteristic": self.characteristic.data, "choice": self.choice.data,
+                "period": self.period.data or None, "group": self.group.data or None, "diet": self.diet.data or None,
+                "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
+                "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
+                "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data}
+
+
+class TeacherCardSetForm(FlaskForm):
+    """Save a card set from a list of card names."""
+
+    name = StringField("Name of the set", validators=[InputRequired(message="Give the set a name."), Length(max=80)])
+    cards = TextAreaField("Cards (names or slugs, one per line or separated by commas)",
+                          validators=[InputRequired(message="List some cards."), Length(max=5000)])
+    submit = SubmitField("Save the set")

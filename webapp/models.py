@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cards_db import parse_sources
@@ -145,4 +145,73 @@ class CardSet(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     slugs: Mapped[list] = mapped_column(JSON)
+    # None: a set anyone saved from the timeline; otherwise a teacher's own set.
+    teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class Teacher(db.Model):
+    """A teacher's account: rounds and card sets belong to it."""
+
+    __tablename__ = "teachers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class Round(db.Model):
+    """A classroom round a teacher hosts; its students join with `code`."""
+
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True, index=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    format: Mapped[str] = mapped_column(String(20))
+    title: Mapped[str] = mapped_column(String(120))
+    status: Mapped[str] = mapped_column(String(20), default="lobby")
+    settings: Mapped[dict] = mapped_column(JSON)
+    state: Mapped[dict] = mapped_column(JSON, default=dict)
+    # The server's clock for the current turn: when it started, and pause bookkeeping.
+    turn_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Student(db.Model):
+    """A student in a round: a nickname and the hash of the token in their browser's cookie."""
+
+    __tablename__ = "students"
+    __table_args__ = (UniqueConstraint("round_id", "nickname_key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    nickname: Mapped[str] = mapped_column(String(24))
+    nickname_key: Mapped[str] = mapped_column(String(24))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    team: Mapped[int | None] = mapped_column(Integer)
+    removed: Mapped[bool] = mapped_column(default=False)
+    extra_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    # Self-paced rounds: the student's own practice game.
+    game_id: Mapped[str | None] = mapped_column(String(24))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class Answer(db.Model):
+    """One student's placement in one turn of a round; the unique key counts it exactly once."""
+
+    __tablename__ = "answers"
+    __table_args__ = (UniqueConstraint("round_id", "student_id", "turn"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("students.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    card: Mapped[str] = mapped_column(String(80))
+    gap: Mapped[int] = mapped_column(Integer)
+    correct: Mapped[bool | None] = mapped_column()
+    seconds: Mapped[float] = mapped_column(Float)
+    answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))

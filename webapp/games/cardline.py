@@ -287,3 +287,10 @@ def computer_move(state, seat, level, seed, rng):
     """Return the move of a computer player of `level`: its observation plus noisy beliefs only."""
     return bot_choose(observation(state, seat), legal_actions(state), rng,
                       bot_estimates(state, seat, level, seed))
+
+
+def pass_turn(state):
+    """Return the state with the current player's turn passed without a move (a teacher's skip)."""
+    if is_over(state):
+        raise IllegalAction("The game is over.")
+    return _advance({**state, "round": dict(state["round"]), "hands": [list(h) for h in state["hands"]]})

@@ -1,0 +1,134 @@
+"""The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+from webapp import classrooms, gameplay
+from webapp.cards import all_periods
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.forms import JoinForm, PlaceForm
+from webapp.games import cardline, classline
+from webapp.models import Answer, Round
+from webapp.play import GAME_PAGES, remember_seats
+from webapp.teach import conditional_html
+
+bp = Blueprint("student", __name__)
+KEPT_ROUNDS = 20
+
+
+def find_round(code):
+    """Return the round with `code` or a 404."""
+    rnd = db.session.query(Round).filter_by(code=(code or "").strip().upper()).one_or_none()
+    if rnd is None:
+        raise AppError(404, "No round has that code. Check the letters on the board and try again.")
+    return rnd
+
+
+def my_student(rnd):
+    """Return the student this browser is in the round, from the token in its session cookie."""
+    return classrooms.student_for(rnd, session.get("rounds", {}).get(rnd.code))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join():
+    """Join a round (or a game) with the code on the board and a nickname."""
+    form = JoinForm(code=request.args.get("code", ""))
+    if form.validate_on_submit():
+        code = form.code.data.strip().upper().replace(" ", "")
+        try:
+            rnd = db.session.query(Round).filter_by(code=code).one_or_none()
+            if rnd is None:
+                game, seat, token = gameplay.join(code, form.name.data.strip())
+                remember_seats(game.id, {seat: token})
+                return redirect(url_for(GAME_PAGES[game.kind], game_id=game.id))
+            existing = my_student(rnd)
+            if existing and not existing.removed:
+                return redirect(url_for("student.round_page", code=rnd.code))
+            rnd, student, token, seats = classrooms.join_round(code, form.name.data)
+        except AppError as error:
+            field = form.name if error.status in (400,) or "nickname" in error.message else form.code
+            field.errors.append(error.message)
+            return render_template("play/join.html", form=form), error.status
+        rounds = dict(session.get("rounds", {}))
+        rounds[rnd.code] = token
+        session["rounds"] = dict(list(rounds.items())[-KEPT_ROUNDS:])
+        if student.game_id:
+            remember_seats(student.game_id, seats)
+        return redirect(url_for("student.round_page", code=rnd.code))
+    return render_template("play/join.html", form=form), 400 if form.errors else 200
+
+
+def panel_context(rnd, student, csrf=True, error=None):
+    """Return what a student's live panel shows."""
+    context = {"round": rnd, "student": student, "error": error, "csrf": csrf,
+               "periods": {p.position: p for p in all_periods()}, "form": PlaceForm(formdata=None),
+               "key": rnd.settings["characteristic"], "seconds_left": classrooms.seconds_left(rnd, student)}
+    board_mode = rnd.settings.get("leaderboard", "every")
+    board = classrooms.leaderboard(rnd)
+    me = next((row for row in board if row["nickname"] == student.nickname), None)
+    context.update(me=me, leaderboard=board if board_mode == "every" or (board_mode == "end" and rnd.status == "finished")
+                   else None)
+    if rnd.format == "class_line":
+        observation = classline.observation(rnd.state)
+        turn = rnd.state["turn"]
+        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id, turn=turn).one_or_none()
+        last = observation["last_reveal"]
+        last_mine = last and db.session.query(Answer).filter_by(
+            round_id=rnd.id, student_id=student.id, turn=last["turn"]).one_or_none()
+        slugs = [e["card"] for e in observation["line"]] + [observation["current"], last and last["card"]]
+        context.update(obs=observation, mine=mine, last=last, last_mine=last_mine,
+                       cards=gameplay.cards_by_slug([s for s in slugs if s]))
+    else:
+        observation = cardline.observation(rnd.state, student.team)
+        turn = len(rnd.state["history"])
+        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id, turn=turn).one_or_none()
+        captain = classrooms.captain(rnd, student.team)
+        context.update(obs=observation, mine=mine, captain=captain,
+                       can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id),
+                       cards=gameplay.cards_by_slug(gameplay.observation_slugs(observation)))
+    return context
+
+
+@bp.get("/r/<code>")
+def round_page(code):
+    """Show a student their round, live."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None:
+        return redirect(url_for("student.join", code=rnd.code))
+    if student.removed:
+        raise AppError(403, "The teacher has taken you out of this round.")
+    if rnd.format == "self_paced":
+        return redirect(url_for("practice.show", game_id=student.game_id))
+    classrooms.settle(rnd)
+    return render_template("student/round.html", **panel_context(rnd, student))
+
+
+@bp.get("/r/<code>/panel")
+def panel(code):
+    """Return the live part of the student's page (polled; 304 when nothing changed)."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    classrooms.settle(rnd)
+    html = render_template("student/_panel.html", **panel_context(rnd, student, csrf=False))
+    return conditional_html(html, classrooms.seconds_left(rnd, student))
+
+
+@bp.post("/r/<code>/answer")
+def answer(code):
+    """Place the current card (or vote for your team's move): exactly once per turn."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    form = PlaceForm()
+    try:
+        if form.gap.data is None:
+            raise AppError(400, "Choose a place in the line.")
+        classrooms.submit(rnd, student, form.gap.data, form.card.data or None)
+    except AppError as error:
+        if student is None or student.removed:
+            raise
+        db.session.refresh(rnd)
+        return render_template("student/round.html", **panel_context(rnd, student, error=error.message)), error.status
+    return redirect(url_for("student.round_page", code=rnd.code))
