@@ -103,7 +103,7 @@ def test_join_code_lets_a_player_take_an_open_seat(app, client):
     assert len(code) == 5 and set(code) <= set(JOIN_ALPHABET)
     phone = app.test_client()
     bad = phone.post("/play/join", data={"code": "QQQQQ", "name": "Leo"})
-    assert bad.status_code == 404 and "No game has that code" in bad.get_data(as_text=True)
+    assert bad.status_code == 404 and "No round or game has that code" in bad.get_data(as_text=True)
     joined = phone.post("/play/join", data={"code": code.lower(), "name": "Leo"})
     assert joined.status_code == 302 and joined.headers["Location"].endswith(url.rsplit("/", 1)[1])
     assert state_of(app, url)["players"] == ["P0", "Leo"]

@@ -205,7 +205,7 @@ def submit(rnd, student, gap, card=None):
             cardline.check(rnd.state, student.team, {"type": "place", "card": card, "gap": gap})
         except IllegalAction as error:
             raise AppError(409, str(error)) from error
-        correct, turn = None, len(rnd.state["history"])
+        correct, turn = None, cardline.turn_number(rnd.state)
     started = aware(rnd.turn_started_at) or now()
     db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn, card=card, gap=gap,
                           correct=correct, seconds=max(0.0, (now() - started).total_seconds())))
@@ -219,7 +219,7 @@ def submit(rnd, student, gap, card=None):
 
 def answers_for_turn(rnd):
     """Return this turn's answers."""
-    turn = rnd.state["turn"] if rnd.format == "class_line" else len(rnd.state.get("history", []))
+    turn = rnd.state["turn"] if rnd.format == "class_line" else cardline.turn_number(rnd.state)
     return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn)).all()
 
 
@@ -256,7 +256,16 @@ def _reveal(rnd):
     rnd.state = classline.reveal(rnd.state)
 
 
+def judge_votes(rnd):
+    """Mark each vote of this turn right or wrong, by where its card belonged in the line."""
+    for vote in answers_for_turn(rnd):
+        if vote.card in rnd.state["values"]:
+            first, last = cardline.correct_gaps(rnd.state, vote.card)
+            vote.correct = first <= vote.gap <= last
+
+
 def _team_move(rnd, answer):
+    judge_votes(rnd)
     rnd.state = cardline.apply(rnd.state, team_turn(rnd), {"type": "place", "card": answer.card, "gap": answer.gap})
     rnd.turn_started_at = now()
     if cardline.is_over(rnd.state):
@@ -265,6 +274,7 @@ def _team_move(rnd, answer):
 
 def _pass_team(rnd):
     # No vote before the time ran out (or nobody in the team): the team loses this turn.
+    judge_votes(rnd)
     rnd.state = cardline.pass_turn(rnd.state)
     rnd.turn_started_at = now()
 
@@ -341,6 +351,7 @@ def _turn_control(rnd, action):
                     raise AppError(409, "No team member has voted yet.")
                 tally = Counter((a.card, a.gap) for a in votes)
                 card, gap = tally.most_common(1)[0][0]
+                judge_votes(rnd)
                 rnd.state = cardline.apply(rnd.state, team_turn(rnd), {"type": "place", "card": card, "gap": gap})
             rnd.turn_started_at = now()
             if cardline.is_over(rnd.state):

@@ -275,7 +275,7 @@ class NewRoundForm(FlaskForm):
     period = SelectField("Period", validators=[Optional()])
     group = SelectField("Group", validators=[Optional()])
     diet = SelectField("Diet", validators=[Optional()])
-    card_set = SelectField("Card set", validators=[Optional()], validate_choice=False)
+    card_set = SelectField("Card set", validate_choice=False)
     count = IntegerField("Cards to place (class line, self-paced)", default=10, validators=[
         InputRequired(), NumberRange(min=3, max=40, message="Choose 3 to 40 cards.")])
     hand_size = IntegerField("Cards per team (team Cardline)", default=4, validators=[

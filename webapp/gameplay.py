@@ -100,7 +100,7 @@ def join(code, name):
     code = (code or "").strip().upper().replace(" ", "")
     entry = db.session.get(JoinCode, code) if 0 < len(code) <= 8 else None
     if entry is None:
-        raise AppError(404, "No game has that code. Check the letters on the board and try again.")
+        raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
     game = get_game(entry.game_id)
     seats = open_seats(game)
     if not seats or GAMES[game.kind].is_over(game.state):

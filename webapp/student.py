@@ -80,7 +80,7 @@ def panel_context(rnd, student, csrf=True, error=None):
                        cards=gameplay.cards_by_slug([s for s in slugs if s]))
     else:
         observation = cardline.observation(rnd.state, student.team)
-        turn = len(rnd.state["history"])
+        turn = cardline.turn_number(rnd.state)
         mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id, turn=turn).one_or_none()
         captain = classrooms.captain(rnd, student.team)
         context.update(obs=observation, mine=mine, captain=captain,

@@ -293,4 +293,10 @@ def pass_turn(state):
     """Return the state with the current player's turn passed without a move (a teacher's skip)."""
     if is_over(state):
         raise IllegalAction("The game is over.")
-    return _advance({**state, "round": dict(state["round"]), "hands": [list(h) for h in state["hands"]]})
+    return _advance({**state, "round": dict(state["round"]), "hands": [list(h) for h in state["hands"]],
+                     "passes": state.get("passes", 0) + 1})
+
+
+def turn_number(state):
+    """Count the turns taken so far, moves and passes alike."""
+    return len(state["history"]) + state.get("passes", 0)

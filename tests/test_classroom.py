@@ -1,0 +1,380 @@
+"""Classroom rounds: teacher accounts and permissions, joining, answering once, the clock, results."""
+
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+
+from webapp import create_app
+from webapp.classrooms import now
+from webapp.extensions import db
+from webapp.models import Answer, Round, Student
+
+ROUND = {"title": "Weights", "format": "class_line", "deck": "dinosaurs", "characteristic": "mass", "choice": "all",
+         "count": "3", "hand_size": "2", "turn_seconds": "0", "leaderboard": "every", "teams": "2",
+         "team_mode": "captain"}
+
+
+def register(client, email="teacher@school.org", name="Ms Teacher"):
+    response = client.post("/teach/register", data={"name": name, "email": email, "password": "correct horse 1",
+                                                     "confirm": "correct horse 1"})
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+
+
+@pytest.fixture
+def teacher(client):
+    register(client)
+    return client
+
+
+def new_round(teacher, **changes):
+    response = teacher.post("/teach/rounds/new", data={**ROUND, **changes})
+    assert response.status_code == 302, re.findall(r'field-error[^>]*>([^<]*)', response.get_data(as_text=True))
+    url = response.headers["Location"]
+    code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+    return url, code
+
+
+def join(app, code, name):
+    student = app.test_client()
+    response = student.post("/join", data={"code": code, "name": name})
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    return student
+
+
+def round_of(app, url):
+    with app.app_context():
+        rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
+        db.session.expunge(rnd)
+        return rnd
+
+
+def set_round(app, url, **fields):
+    with app.app_context():
+        rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
+        for name, value in fields.items():
+            setattr(rnd, name, value)
+        db.session.commit()
+
+
+# --- teacher accounts -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"password": "short", "confirm": "short"}, "at least 10 characters"),
+    ({"confirm": "something else"}, "The passwords differ"),
+    ({"email": "not-an-email"}, "Enter an email address"),
+    ({"name": ""}, "Enter your name"),
+])
+def test_registration_errors_show_beside_the_field(client, data, message):
+    form = {"name": "T", "email": "t@s.org", "password": "correct horse 1", "confirm": "correct horse 1", **data}
+    response = client.post("/teach/register", data=form)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+
+
+def test_passwords_are_hashed_and_emails_unique(app, client):
+    register(client)
+    from webapp.models import Teacher
+    with app.app_context():
+        stored = db.session.query(Teacher).one().password_hash
+    assert "correct horse" not in stored and stored.startswith(("scrypt:", "pbkdf2:"))
+    again = app.test_client().post("/teach/register", data={"name": "X", "email": "TEACHER@school.org",
+                                                             "password": "correct horse 1", "confirm": "correct horse 1"})
+    assert again.status_code == 400 and "exists already" in again.get_data(as_text=True)
+
+
+def test_login_logout(app, client):
+    register(client)
+    client.post("/teach/logout")
+    assert client.get("/teach/").status_code == 302
+    wrong = client.post("/teach/login", data={"email": "teacher@school.org", "password": "nope"})
+    assert wrong.status_code == 400 and "do not match" in wrong.get_data(as_text=True)
+    right = client.post("/teach/login?next=/teach/rounds/new", data={"email": "teacher@school.org",
+                                                                    "password": "correct horse 1"})
+    assert right.headers["Location"] == "/teach/rounds/new"
+    evil = app.test_client().post("/teach/login?next=//evil.example", data={"email": "teacher@school.org",
+                                                                            "password": "correct horse 1"})
+    assert evil.headers["Location"] == "/teach/"
+
+
+def test_teacher_pages_refuse_everyone_else(app, teacher):
+    url, code = new_round(teacher)
+    round_id = url.rsplit("/", 1)[1]
+    anonymous = app.test_client()
+    for path in ("/teach/", "/teach/rounds/new", url, url + "/panel", url + "/results.csv"):
+        assert anonymous.get(path).status_code == 302  # to the login page
+    assert anonymous.post(url + "/control", data={"action": "start"}).status_code == 302
+    other = app.test_client()
+    register(other, email="other@school.org")
+    for path in (url, url + "/panel", url + "/results.csv"):
+        response = other.get(path)
+        assert response.status_code == 403 and "another teacher" in response.get_data(as_text=True)
+    assert other.post(url + "/control", data={"action": "start"}).status_code == 403
+    assert other.post(f"/teach/rounds/{round_id}/students/1", data={"action": "remove"}).status_code == 403
+    assert round_of(app, url).status == "lobby"
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"count": "99"}, "Choose 3 to 40 cards"),
+    ({"characteristic": "lifespan"}, "living animals deck"),
+    ({"choice": "set"}, "Choose one of your card sets"),
+    ({"turn_seconds": "-5"}, "0 (no timer) to 600"),
+    ({"choice": "filter", "period": "Cambrian", "count": "20"}, "choose fewer"),
+    ({"format": "team", "teams": "9"}, "2 to 8 teams"),
+])
+def test_new_round_form_errors(teacher, changes, message):
+    response = teacher.post("/teach/rounds/new", data={**ROUND, **changes})
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+
+
+def test_card_sets_are_saved_per_teacher_and_used_for_rounds(app, teacher):
+    bad = teacher.post("/teach/sets", data={"name": "Mine", "cards": "stegosaurus, unicorn"})
+    assert bad.status_code == 400 and "Not a card: unicorn" in bad.get_data(as_text=True)
+    teacher.post("/teach/sets", data={"name": "Big ones", "cards": "Stegosaurus\nTyrannosaurus\nBrachiosaurus\nTriceratops\ndiplodocus"})
+    page = teacher.get("/teach/rounds/new").get_data(as_text=True)
+    set_id = re.search(r'<option value="(\d+)">Big ones</option>', page).group(1)
+    url, _ = new_round(teacher, choice="set", card_set=set_id, count="4")
+    cards = set(round_of(app, url).state["values"])
+    assert cards == {"stegosaurus", "tyrannosaurus", "brachiosaurus", "triceratops", "diplodocus"}
+    other = app.test_client()
+    register(other, email="other@school.org")
+    assert "Big ones" not in other.get("/teach/rounds/new").get_data(as_text=True)
+
+
+# --- students ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "status", "message"), [
+    ("A", 400, "2 to 20 characters"),
+    ("x" * 21, 400, "2 to 20 characters"),
+    ("<b>bold</b>", 400, "letters, digits"),
+    ("Sh1thead", 400, "friendlier"),
+])
+def test_nicknames_are_checked(app, teacher, name, status, message):
+    _, code = new_round(teacher)
+    response = app.test_client().post("/join", data={"code": code, "name": name})
+    assert response.status_code == status and message in response.get_data(as_text=True)
+
+
+def test_ordinary_names_pass_and_are_escaped(app, teacher):
+    url, code = new_round(teacher)
+    for name in ("Peacock", "Grape", "O'Neil", "Zoë"):
+        join(app, code, name)
+    html = teacher.get(url).get_data(as_text=True)
+    assert "O&#39;Neil" in html and "Zoë" in html
+
+
+def test_unknown_code_duplicate_nickname_and_finished_round(app, teacher):
+    url, code = new_round(teacher)
+    response = app.test_client().post("/join", data={"code": "QQQQQ", "name": "Ada"})
+    assert response.status_code == 404 and "No round or game has that code" in response.get_data(as_text=True)
+    join(app, code, "Ada")
+    dup = app.test_client().post("/join", data={"code": code.lower(), "name": " ada "})
+    assert dup.status_code == 409 and "already has that nickname" in dup.get_data(as_text=True)
+    teacher.post(url + "/control", data={"action": "end"})
+    late = app.test_client().post("/join", data={"code": code, "name": "Ben"})
+    assert late.status_code == 409 and "finished" in late.get_data(as_text=True)
+
+
+def test_a_student_comes_back_to_the_same_seat(app, teacher):
+    url, code = new_round(teacher)
+    ada = join(app, code, "Ada")
+    again = ada.post("/join", data={"code": code, "name": "Someone else"})
+    assert again.headers["Location"] == f"/r/{code}"
+    assert "You are Ada" in ada.get(f"/r/{code}").get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Student).count() == 1
+
+
+def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(app, teacher):
+    url, code = new_round(teacher)
+    refused = teacher.post(url + "/control", data={"action": "start"})
+    assert refused.status_code == 409 and "at least one student" in refused.get_data(as_text=True)
+    join(app, code, "Ada")
+    assert "Ada" in teacher.get(url + "/panel").get_data(as_text=True)
+    assert teacher.post(url + "/control", data={"action": "start"}).status_code == 302
+    assert round_of(app, url).status == "playing"
+
+
+def test_teacher_renames_removes_and_gives_extra_time(app, teacher):
+    url, code = new_round(teacher)
+    ada = join(app, code, "Ada")
+    with app.app_context():
+        student_id = db.session.query(Student).one().id
+    path = f"{url}/students/{student_id}"
+    assert teacher.post(path, data={"action": "rename", "value": "Ada L"}).status_code == 302
+    bad = teacher.post(path, data={"action": "rename", "value": "x"})
+    assert bad.status_code == 400
+    teacher.post(path, data={"action": "extra_time", "value": "30"})
+    with app.app_context():
+        student = db.session.get(Student, student_id)
+        assert (student.nickname, student.extra_seconds) == ("Ada L", 30)
+    teacher.post(path, data={"action": "remove"})
+    assert ada.get(f"/r/{code}").status_code == 403
+
+
+def play_started(app, teacher, names=("Ada", "Ben"), **changes):
+    url, code = new_round(teacher, **changes)
+    students = [join(app, code, name) for name in names]
+    teacher.post(url + "/control", data={"action": "start"})
+    return url, code, students
+
+
+def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
+    twice = ada.post(f"/r/{code}/answer", data={"gap": "1"})
+    assert twice.status_code == 409 and "already answered" in twice.get_data(as_text=True)
+    stranger = app.test_client().post(f"/r/{code}/answer", data={"gap": "0"})
+    assert stranger.status_code == 403
+    with app.app_context():
+        assert db.session.query(Answer).count() == 1
+
+
+def test_racing_answers_count_exactly_once(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    cookie = ada.get_cookie("session").value
+    statuses = []
+
+    def answer():
+        racer = app.test_client()
+        racer.set_cookie("session", cookie)
+        statuses.append(racer.post(f"/r/{code}/answer", data={"gap": "0"}).status_code)
+
+    threads = [threading.Thread(target=answer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses.count(302) == 1 and all(s == 409 for s in statuses if s != 302)
+    with app.app_context():
+        assert db.session.query(Answer).count() == 1
+
+
+def test_everyone_answered_reveals_and_scores(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    ben.post(f"/r/{code}/answer", data={"gap": "1"})
+    rnd = round_of(app, url)
+    assert rnd.state["phase"] == "revealed"
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "Revealed:" in panel and "How the class voted" in panel and "Leaderboard" in panel
+    html = ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "You got it right" in html or "Not quite" in html
+
+
+def test_the_server_clock_refuses_late_answers_and_extra_time_helps(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="20")
+    set_round(app, url, turn_started_at=now() - timedelta(seconds=25))
+    with app.app_context():
+        ben_row = db.session.query(Student).filter_by(nickname="Ben").one()
+        ben_row.extra_seconds = 30
+        db.session.commit()
+    late = ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    assert late.status_code == 409 and "Time is up" in late.get_data(as_text=True)
+    assert ben.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
+
+
+def test_time_up_for_everyone_reveals_by_itself(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="10")
+    set_round(app, url, turn_started_at=now() - timedelta(seconds=11))
+    teacher.get(url + "/panel")
+    assert round_of(app, url).state["phase"] == "revealed"
+
+
+def test_pause_resume_and_timer_off(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    teacher.post(url + "/control", data={"action": "pause"})
+    paused = ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    assert paused.status_code == 409 and "paused" in paused.get_data(as_text=True)
+    set_round(app, url, paused_at=now() - timedelta(seconds=100), turn_started_at=now() - timedelta(seconds=110))
+    teacher.post(url + "/control", data={"action": "resume"})
+    rnd = round_of(app, url)
+    assert (now() - rnd.turn_started_at.replace(tzinfo=now().tzinfo)).total_seconds() < 15  # the pause did not count
+    teacher.post(url + "/control", data={"action": "timer_off"})
+    response = ada.get(f"/r/{code}/panel")
+    assert "X-Seconds-Left" not in response.headers
+
+
+def test_panels_answer_304_when_nothing_changed_and_carry_the_clock(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    first = ada.get(f"/r/{code}/panel")
+    assert float(first.headers["X-Seconds-Left"]) <= 30
+    again = ada.get(f"/r/{code}/panel", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and "X-Seconds-Left" in again.headers
+    teacher_first = teacher.get(url + "/panel")
+    teacher_again = teacher.get(url + "/panel", headers={"If-None-Match": teacher_first.headers["ETag"]})
+    assert teacher_again.status_code == 304
+
+
+@pytest.mark.parametrize(("mode", "during", "after"), [("every", True, True), ("end", False, True), ("never", False, False)])
+def test_leaderboard_visibility(app, teacher, mode, during, after):
+    url, code, (ada, ben) = play_started(app, teacher, leaderboard=mode)
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    ben.post(f"/r/{code}/answer", data={"gap": "0"})
+    assert ("Leaderboard" in ada.get(f"/r/{code}/panel").get_data(as_text=True)) == during
+    teacher.post(url + "/control", data={"action": "end"})
+    assert ("Leaderboard" in teacher.get(url + "/panel").get_data(as_text=True)) == after
+
+
+def test_skip_reveal_next_and_end_to_results_and_csv(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, count="3")
+    teacher.post(url + "/control", data={"action": "skip"})
+    for _ in range(2):
+        ada.post(f"/r/{code}/answer", data={"gap": "0"})
+        teacher.post(url + "/control", data={"action": "reveal"})
+        teacher.post(url + "/control", data={"action": "next"})
+    rnd = round_of(app, url)
+    assert rnd.status == "finished" and rnd.state["reveals"][0]["skipped"]
+    page = teacher.get(url).get_data(as_text=True)
+    assert "Results" in page and "Cards, hardest first" in page and "Accuracy" in page
+    csv = teacher.get(url + "/results.csv")
+    assert csv.headers["Content-Type"].startswith("text/csv")
+    lines = csv.get_data(as_text=True).strip().splitlines()
+    assert lines[0] == "turn,nickname,team,card,animal,gap,correct,seconds" and len(lines) == 3
+    assert "Weights" in teacher.get("/teach/").get_data(as_text=True)  # kept in the history
+
+
+def test_a_round_survives_a_restart(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    restarted = create_app({**app.config})
+    again = restarted.test_client()
+    again.set_cookie("session", ben.get_cookie("session").value)
+    assert again.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
+    with restarted.app_context():
+        assert db.session.query(Answer).count() == 2
+        db.engine.dispose()
+
+
+def test_team_round_with_captains(app, teacher):
+    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy", "Di"), format="team", deck="animals",
+                                       characteristic="lifespan", teams="2")
+    rnd = round_of(app, url)
+    with app.app_context():
+        teams = {s.nickname: s.team for s in db.session.query(Student)}
+    assert sorted(teams.values()) == [0, 0, 1, 1]
+    captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di")) if teams[name] == 0]
+    html = member.get(f"/r/{code}").get_data(as_text=True)
+    assert "places the card: talk it over" in html
+    hand = rnd.state["hands"][0]
+    assert all(card in captain.get(f"/r/{code}").get_data(as_text=True) for card in hand)
+    other_team = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di")) if teams[name] == 1][0]
+    other_html = other_team.get(f"/r/{code}").get_data(as_text=True)
+    assert not any(f'value="{card}"' in other_html for card in hand)
+    refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
+    assert refused.status_code in (302, 409)
+    assert captain.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"}).status_code == 302
+    assert round_of(app, url).state["turn"] == 1
+
+
+def test_self_paced_challenge(app, teacher):
+    url, code = new_round(teacher, format="self_paced", characteristic="period", count="4")
+    eve = join(app, code, "Eve")
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    assert game_url.startswith("/play/practice/")
+    for _ in range(4):
+        eve.post(game_url + "/answer", data={"gap": "0"})
+    assert "You scored" in eve.get(game_url).get_data(as_text=True)
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td>", panel)
+    assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
