@@ -132,11 +132,13 @@ class Stats:
 class Http:
     """One simulated browser: an httpx.AsyncClient (own cookie jar) whose requests are all recorded."""
 
-    def __init__(self, base_url, stats, timeout, ssl_context):
+    def __init__(self, base_url, stats, timeout, ssl_context, keepalive_expiry):
         self.stats = stats
+        # keepalive_expiry below the server's keep-alive (gunicorn: 2 s) so that an idle connection is
+        # dropped here first: reusing one the server is closing fails the request with a ReadError.
         self.client = httpx.AsyncClient(
             base_url=base_url, timeout=httpx.Timeout(timeout), follow_redirects=False, verify=ssl_context,
-            limits=httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=30),
+            limits=httpx.Limits(max_connections=4, max_keepalive_connections=2, keepalive_expiry=keepalive_expiry),
             headers={"User-Agent": "load_classroom/1", "Accept": "text/html,*/*;q=0.8"})
 
     async def close(self):
@@ -504,8 +506,8 @@ async def run(args):
     log = (lambda message: print(f"[{time.perf_counter() - t0:7.2f} s] {message}", file=sys.stderr)) \
         if not args.quiet else (lambda message: None)
     t0 = time.perf_counter()
-    teacher = Http(args.url, stats, args.timeout, ssl_context)
-    clients = [Http(args.url, stats, args.timeout, ssl_context) for _ in range(args.students)]
+    teacher = Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry)
+    clients = [Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry) for _ in range(args.students)]
     lags: list[float] = []
     lag_task = asyncio.create_task(watch_loop_lag(lags))
     cpu0 = time.process_time()
@@ -574,6 +576,8 @@ def main(argv=None):
     parser.add_argument("--turn-timeout", type=float, default=60.0,
                         help="the teacher reveals a card not all answered after this many seconds")
     parser.add_argument("--timeout", type=float, default=10.0, help="timeout of one request, seconds")
+    parser.add_argument("--keepalive-expiry", type=float, default=1.5,
+                        help="drop a connection idle this long (keep it below the server's keep-alive timeout)")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="deadline of the whole run, seconds")
     parser.add_argument("--baseline", type=int, default=20, help="sequential GET /healthz before the round")
     parser.add_argument("--seed", type=int, default=None, help="seed of the students' random choices")

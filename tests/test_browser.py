@@ -192,3 +192,57 @@ def test_timeline_renders_offline_without_console_errors(browser, live_server):
     assert "before you were born" in page.locator(".gap-sentences").inner_text()
     assert errors == [] and outside == []
     context.close()
+
+
+@pytest.mark.browser
+def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_server, tmp_path):
+    teacher = browser.new_context().new_page()
+    teacher.goto(f"{live_server}/teach/register")
+    teacher.get_by_label("Your name").fill("Ms Rivera")
+    teacher.get_by_label("Email").fill("rivera@school.org")
+    teacher.get_by_label("Password", exact=True).fill("fossils-rock-42")
+    teacher.get_by_label("Password again").fill("fossils-rock-42")
+    teacher.get_by_role("button", name="Create account").click()
+    teacher.get_by_role("link", name="New classroom round").click()
+    teacher.get_by_label("Title").fill("Who weighs more?")
+    teacher.get_by_label("Cards to place (class line, self-paced)").fill("3")
+    teacher.get_by_label("Seconds per turn (0 = no timer)").fill("0")
+    teacher.get_by_role("button", name="Create the round").click()
+    code = teacher.locator(".join-code").inner_text().strip()
+    assert teacher.locator(".qr svg").count() == 1
+
+    students = []
+    for name, options in (("Ada", {}), ("Ben", {}), ("Cy", {"viewport": {"width": 390, "height": 844},
+                                                        "has_touch": True, "is_mobile": True})):
+        page = browser.new_context(**options).new_page()
+        page.goto(f"{live_server}/join?code={code}")
+        page.get_by_label("Your name").fill(name)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("You're in!").wait_for()
+        students.append(page)
+    teacher.get_by_text("Cy").first.wait_for()  # the lobby updates by itself
+
+    teacher.get_by_role("button", name="Start the round").click()
+    for card in range(3):
+        for page in students:
+            page.locator("form.place-form").wait_for(timeout=5000)  # appears without a reload
+            if page.context.browser and page.viewport_size["width"] < 500:
+                page.locator("label.gap").first.tap()
+                page.get_by_role("button", name="Place card").tap()
+            else:
+                page.locator("label.hand-card").first.click()
+                with page.expect_navigation():
+                    page.locator("label.gap").first.click()
+        for page in students:
+            page.get_by_text("Wait for the next card").wait_for(timeout=5000)
+        teacher.get_by_role("button", name="Next card").click()
+
+    teacher.get_by_role("heading", name="Results").wait_for()
+    with teacher.expect_download() as download:
+        teacher.get_by_role("link", name="Download the results (CSV)").click()
+    path = tmp_path / "results.csv"
+    download.value.save_as(path)
+    rows = path.read_text().strip().splitlines()
+    assert rows[0].startswith("turn,nickname") and len(rows) == 1 + 3 * 3
+    for page in students:
+        page.get_by_text("The round is over").wait_for(timeout=5000)

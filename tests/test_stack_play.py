@@ -102,12 +102,12 @@ def test_join_code_lets_a_player_take_an_open_seat(app, client):
     code = re.search(r'class="join-code">(\w+)<', html).group(1)
     assert len(code) == 5 and set(code) <= set(JOIN_ALPHABET)
     phone = app.test_client()
-    bad = phone.post("/play/join", data={"code": "QQQQQ", "name": "Leo"})
+    bad = phone.post("/join", data={"code": "QQQQQ", "name": "Leo"})
     assert bad.status_code == 404 and "No round or game has that code" in bad.get_data(as_text=True)
-    joined = phone.post("/play/join", data={"code": code.lower(), "name": "Leo"})
+    joined = phone.post("/join", data={"code": code.lower(), "name": "Leo"})
     assert joined.status_code == 302 and joined.headers["Location"].endswith(url.rsplit("/", 1)[1])
     assert state_of(app, url)["players"] == ["P0", "Leo"]
-    full = app.test_client().post("/play/join", data={"code": code, "name": "Zoe"})
+    full = app.test_client().post("/join", data={"code": code, "name": "Zoe"})
     assert full.status_code == 409 and "taken" in full.get_data(as_text=True)
     # Leo's device sees Leo's hand, never P0's.
     state = state_of(app, url)

@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from webapp import gameplay
 from webapp.cards import all_periods
 from webapp.errors import AppError
-from webapp.forms import JoinForm, NewCardlineForm, PlaceForm
+from webapp.forms import NewCardlineForm, PlaceForm
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 KEPT_GAMES = 20  # seat tokens of this many recent games stay in the browser's session
@@ -90,18 +90,3 @@ def place(game_id):
 
 
 GAME_PAGES = {"cardline": "play.cardline_game", "stack": "stack.game"}
-
-
-@bp.route("/join", methods=["GET", "POST"])
-def join():
-    """Join a game from your own device with the code shown on the board."""
-    form = JoinForm(code=request.args.get("code", ""))
-    if form.validate_on_submit():
-        try:
-            game, seat, token = gameplay.join(form.code.data, form.name.data.strip())
-        except AppError as error:
-            form.code.errors.append(error.message)
-            return render_template("play/join.html", form=form), error.status
-        remember_seats(game.id, {seat: token})
-        return redirect(url_for(GAME_PAGES[game.kind], game_id=game.id))
-    return render_template("play/join.html", form=form), 400 if form.errors else 200

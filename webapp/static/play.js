@@ -1,29 +1,34 @@
-// Cardline placement: with a mouse, clicking a gap places the chosen card at once; on a touch
-// screen a tapped gap is only selected and the "Place card" button confirms it, so a slipped
-// finger costs nothing. Keyboard users move between radios with the arrow keys and press the
-// button. Without JavaScript the form works the same way as on touch screens.
+// Placing a card: with a mouse, clicking a gap places the chosen card at once; on a touch
+// screen a tapped gap is only selected and the button confirms it, so a slipped finger costs
+// nothing. Keyboard users move between radios with the arrow keys and press the button.
+// Without JavaScript the form works the same way as on touch screens. Listeners sit on the
+// document, so forms that arrive later in a live panel work too.
 (function () {
-  const form = document.querySelector("form[data-confirm-touch]");
-  if (!form) return;
-  const note = form.querySelector(".confirm-note");
   let pointer = "";
-  form.addEventListener("pointerdown", (event) => { pointer = event.pointerType; });
-  form.addEventListener("change", (event) => {
-    if (!event.target.matches("input[name=gap], input[name=diet]")) return;
+  document.addEventListener("pointerdown", (event) => { pointer = event.pointerType; }, true);
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.closest("form[data-confirm-touch]");
+    if (!form || !event.target.matches("input[name=gap], input[name=diet]")) return;
+    const note = form.querySelector(".confirm-note");
     const card = form.querySelector("input[name=card]:checked");
     const where = event.target.closest("label").querySelector(".visually-hidden").textContent;
+    if (!note) return;
     if (!card) {
-      note.textContent = "Now choose a card from your hand.";
+      note.textContent = "Now choose a card.";
       return;
     }
     const name = card.closest("label").querySelector(".mini-name").textContent;
     note.textContent = `${name}: ${where}? Press the button to confirm.`;
   });
-  form.addEventListener("click", (event) => {
+
+  document.addEventListener("click", (event) => {
+    const form = event.target.closest("form[data-confirm-touch]");
     const gap = event.target.closest("label.gap");
+    if (!form || !gap) return;
     const card = form.querySelector("input[name=card]:checked");
     // event.detail is 0 for clicks made with the keyboard.
-    if (gap && card && pointer === "mouse" && event.detail > 0) {
+    if (card && pointer === "mouse" && event.detail > 0) {
       gap.querySelector("input").checked = true;
       form.requestSubmit();
     }
