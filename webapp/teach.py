@@ -110,7 +110,8 @@ def panel_context(rnd):
             votes = dict(Counter(a.gap for a in turn_answers))
         context.update(obs=observation, answered=len(answers), votes=votes,
                        cards=gameplay.cards_by_slug([e["card"] for e in observation["line"]]
-                                                    + [observation["current"], last and last["card"]]))
+                                                    + [observation["current"], last and last["card"]]
+                                                    + (last or {}).get("line_before", [])))
     elif rnd.format == "team":
         observation = gameplay.GAMES["cardline"].observation(rnd.state, None)
         context.update(obs=observation, answered=len(classrooms.answers_for_turn(rnd)),

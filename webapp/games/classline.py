@@ -109,5 +109,5 @@ def observation(state):
         "turn": state["turn"],
         "turns": len(state["cards"]),
         "phase": state["phase"],
-        "last_reveal": {k: v for k, v in last.items() if k != "line_before"} if last else None,
+        "last_reveal": last,
     }
