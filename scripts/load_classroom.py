@@ -342,14 +342,14 @@ async def student(http, args, rnd, number, joined, stats, rng):
                                       data={"code": code, "name": nickname, "csrf_token": token})
         if response is None or response.status_code != 302 or f"/r/{code}" not in location(response):
             raise Failed("join refused")
-        page = await http.request("join", "GET /r/<code>", "GET", f"/r/{code}")
-        token = meta_csrf(page.text) if page is not None and page.status_code == 200 else None
-        if not token:
-            raise Failed("no round page after joining")
     except Failed:
         joined.done(False)
         return
-    joined.done(True)
+    joined.done(True)  # the server has the student now, whatever happens to the page load below
+    page = await http.request("join", "GET /r/<code>", "GET", f"/r/{code}")
+    # The session's CSRF token is the same on every page: if the round page failed to load (an error
+    # recorded above), go on with the one from /join, as the live view would once the page is reloaded.
+    token = (meta_csrf(page.text) if page is not None and page.status_code == 200 else None) or token
 
     etag = None
     answered_turns: set[int] = set()

@@ -11,7 +11,7 @@ from collections import Counter
 from datetime import UTC, datetime
 
 import pandas as pd
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -227,13 +227,22 @@ def settle(rnd):
     """Move the round on when it is due: everyone answered, time ran out, or a team's vote is in."""
     if not answering(rnd):
         return
+    if rnd.format == "class_line":
+        # Counted in the database: this runs on every poll of every student.
+        students, most_extra = db.session.execute(
+            select(func.count(Student.id), func.max(Student.extra_seconds))
+            .where(Student.round_id == rnd.id, Student.removed.is_(False))).one()
+        answered = db.session.scalar(
+            select(func.count(Answer.id)).join(Student, Student.id == Answer.student_id)
+            .where(Answer.round_id == rnd.id, Answer.turn == rnd.state["turn"], Student.removed.is_(False)))
+        left = seconds_left(rnd)
+        time_up = left is not None and left + (most_extra or 0) <= 0
+        if time_up or (students and answered >= students):
+            _update(rnd, lambda: _reveal(rnd))
+        return
     answers = answers_for_turn(rnd)
     students = active_students(rnd)
     time_up = turn_seconds(rnd) is not None and all(seconds_left(rnd, s) <= 0 for s in students or [None])
-    if rnd.format == "class_line":
-        if time_up or (students and {a.student_id for a in answers} >= {s.id for s in students}):
-            _update(rnd, lambda: _reveal(rnd))
-        return
     team = team_turn(rnd)
     members = [s for s in students if s.team == team]
     votes = [a for a in answers if a.student_id in {m.id for m in members}]
@@ -412,16 +421,35 @@ def self_paced_frame(rnd):
 
 def leaderboard(rnd):
     """Return students ranked by points (right answers), with accuracy and speed kept apart."""
-    frame = answers_frame(rnd)
+    totals = {row.student_id: row for row in db.session.execute(
+        select(Answer.student_id, func.count(Answer.correct).label("judged"),
+               func.sum(case((Answer.correct.is_(True), 1), else_=0)).label("right"),
+               func.avg(Answer.seconds).label("seconds"))
+        .where(Answer.round_id == rnd.id).group_by(Answer.student_id))}
     board = []
     for student in active_students(rnd):
-        mine = frame[frame["nickname"] == student.nickname]
-        judged = mine[mine["correct"].notna()]
-        right = int(judged["correct"].sum()) if not judged.empty else 0
-        board.append({"nickname": student.nickname, "points": right, "answered": len(judged),
-                      "accuracy": right / len(judged) if len(judged) else None,
-                      "average_seconds": float(mine["seconds"].mean()) if not mine.empty else None})
-    return sorted(board, key=lambda row: (-row["points"], row["nickname"].casefold()))
+        row = totals.get(student.id)
+        judged, right = (row.judged, int(row.right or 0)) if row else (0, 0)
+        board.append({"nickname": student.nickname, "points": right, "answered": judged,
+                      "accuracy": right / judged if judged else None,
+                      "average_seconds": float(row.seconds) if row and row.seconds is not None else None})
+    return sorted(board, key=lambda entry: (-entry["points"], entry["nickname"].casefold()))
+
+
+def top_students(rnd, limit=5):
+    """Return the `limit` best students as (nickname, points), ranked in the database."""
+    points = func.coalesce(func.sum(case((Answer.correct.is_(True), 1), else_=0)), 0).label("points")
+    rows = db.session.execute(
+        select(Student.nickname, points).outerjoin(Answer, Answer.student_id == Student.id)
+        .where(Student.round_id == rnd.id, Student.removed.is_(False))
+        .group_by(Student.id, Student.nickname).order_by(points.desc(), Student.nickname).limit(limit))
+    return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
+
+
+def points_of(student):
+    """Return a student's points so far."""
+    return db.session.scalar(select(func.count(Answer.id)).where(
+        Answer.student_id == student.id, Answer.correct.is_(True)))
 
 
 def card_report(rnd):

@@ -64,10 +64,9 @@ def panel_context(rnd, student, csrf=True, error=None):
                "periods": {p.position: p for p in all_periods()}, "form": PlaceForm(formdata=None),
                "key": rnd.settings["characteristic"], "seconds_left": classrooms.seconds_left(rnd, student)}
     board_mode = rnd.settings.get("leaderboard", "every")
-    board = classrooms.leaderboard(rnd)
-    me = next((row for row in board if row["nickname"] == student.nickname), None)
-    context.update(me=me, leaderboard=board if board_mode == "every" or (board_mode == "end" and rnd.status == "finished")
-                   else None)
+    visible = board_mode == "every" or (board_mode == "end" and rnd.status == "finished")
+    context.update(me={"points": classrooms.points_of(student)},
+                   leaderboard=classrooms.top_students(rnd) if visible else None)
     if rnd.format == "class_line":
         observation = classline.observation(rnd.state)
         turn = rnd.state["turn"]
