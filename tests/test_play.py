@@ -139,3 +139,9 @@ def test_game_over_page_names_the_winner(app, client):
     html = client.get(url).get_data(as_text=True)
     assert "Game over" in html
     assert re.search(r"<strong>P[01]( and P[01])?</strong> (wins|share)", html)
+
+
+@pytest.mark.parametrize("url", ["/", "/cards/", "/play/", "/timeline", "/play/stack/new", "/join", "/teach/login"])
+def test_page_titles_are_plain_text(client, url):
+    title = re.search(r"<title>(.*?)</title>", client.get(url).get_data(as_text=True), re.S).group(1)
+    assert "<" not in title and len(title) < 80
