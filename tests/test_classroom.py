@@ -378,3 +378,32 @@ def test_self_paced_challenge(app, teacher):
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td>", panel)
     assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
+
+
+def test_scores_do_not_move_before_the_reveal(app, teacher):
+    url, code, (ada, ben, cy) = play_started(app, teacher, ("Ada", "Ben", "Cy"))
+    rnd = round_of(app, url)
+    from webapp.games import classline
+    first, _ = classline.right_gaps(rnd.state)
+    ada.post(f"/r/{code}/answer", data={"gap": str(first)})
+    board = re.findall(r"<strong>(\w+)</strong>: (\d+)", ben.get(f"/r/{code}/panel").get_data(as_text=True))
+    assert all(points == "0" for _, points in board)
+    with app.app_context():
+        assert db.session.query(Answer).one().correct is None
+    ben.post(f"/r/{code}/answer", data={"gap": str(first)})
+    cy.post(f"/r/{code}/answer", data={"gap": str(first)})
+    board = dict(re.findall(r"<strong>(\w+)</strong>: (\d+)", ben.get(f"/r/{code}/panel").get_data(as_text=True)))
+    assert board == {"Ada": "1", "Ben": "1", "Cy": "1"}
+
+
+def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    first = ada.get(f"/r/{code}/version")
+    assert first.is_json and "X-Seconds-Left" in first.headers
+    same = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    ben.post(f"/r/{code}/answer", data={"gap": "0"})  # everyone answered: revealed
+    changed = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200
+    assert app.test_client().get(f"/r/{code}/version").status_code == 403

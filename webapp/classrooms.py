@@ -11,7 +11,7 @@ from collections import Counter
 from datetime import UTC, datetime
 
 import pandas as pd
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -195,9 +195,8 @@ def submit(rnd, student, gap, card=None):
             classline.check_answer(rnd.state, gap)
         except IllegalAction as error:
             raise AppError(409, str(error)) from error
-        card = classline.current_card(rnd.state)
-        correct = classline.is_right(rnd.state, gap)
-        turn = rnd.state["turn"]
+        # Judged when the card is revealed, so nobody's score moves before the reveal.
+        card, correct, turn = classline.current_card(rnd.state), None, rnd.state["turn"]
     else:
         if student.team != team_turn(rnd):
             raise AppError(409, "It is another team's turn.")
@@ -215,6 +214,14 @@ def submit(rnd, student, gap, card=None):
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
     settle(rnd)
+
+
+def due(rnd):
+    """Say cheaply whether a poll should try to settle the round: only once the base time is up."""
+    if not answering(rnd):
+        return False
+    left = seconds_left(rnd)
+    return left is not None and left <= 0
 
 
 def answers_for_turn(rnd):
@@ -262,6 +269,10 @@ def settle(rnd):
 
 
 def _reveal(rnd):
+    """Reveal the class line's card and judge every answer given to it."""
+    first, last = classline.right_gaps(rnd.state)
+    db.session.execute(update(Answer).where(Answer.round_id == rnd.id, Answer.turn == rnd.state["turn"])
+                       .values(correct=Answer.gap.between(first, last)))
     rnd.state = classline.reveal(rnd.state)
 
 
@@ -345,7 +356,10 @@ def _turn_control(rnd, action):
         raise AppError(409, "Start the round first.")
     try:
         if rnd.format == "class_line":
-            rnd.state = {"reveal": classline.reveal, "next": classline.next_card, "skip": classline.skip}[action](rnd.state)
+            if action == "reveal":
+                _reveal(rnd)
+            else:
+                rnd.state = {"next": classline.next_card, "skip": classline.skip}[action](rnd.state)
             if action in ("next", "skip"):
                 rnd.turn_started_at = now()
             if classline.is_over(rnd.state):

@@ -2,6 +2,7 @@
 
 import fcntl
 import math
+import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import click
 import pandas as pd
 from flask import current_app
 from flask.cli import AppGroup
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, event, select, text
+from sqlalchemy.engine import Engine
 
 from cards_db import loader, schema
 from webapp.extensions import db
@@ -17,6 +19,17 @@ from webapp.models import Card, Extinction, MistakeReport, Period
 
 # Any fixed number: all app processes agree on it to take the same PostgreSQL lock.
 SCHEMA_LOCK_KEY = 7_201_400
+
+
+@event.listens_for(Engine, "connect")
+def tune_sqlite(connection, _record):
+    """Let SQLite readers and a writer work at once (WAL) and wait for a lock instead of failing."""
+    if isinstance(connection, sqlite3.Connection):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
 
 
 def init_app(app):

@@ -1,6 +1,6 @@
 """The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
 
 from webapp import classrooms, gameplay
 from webapp.cards import all_periods
@@ -101,6 +101,26 @@ def round_page(code):
         return redirect(url_for("practice.show", game_id=student.game_id))
     classrooms.settle(rnd)
     return render_template("student/round.html", **panel_context(rnd, student))
+
+
+@bp.get("/r/<code>/version")
+def version(code):
+    """Answer cheaply whether the student's view changed (polled every second; 304 when not)."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    if classrooms.due(rnd):
+        classrooms.settle(rnd)
+    key = f"{rnd.version}:{rnd.status}:{student.nickname}:{student.team}"
+    response = jsonify({"view": key})
+    response.set_etag(key.replace(":", "-"))
+    response.headers["Cache-Control"] = "no-cache"
+    left = classrooms.seconds_left(rnd, student)
+    response = response.make_conditional(request)
+    if left is not None:
+        response.headers["X-Seconds-Left"] = f"{left:.1f}"
+    return response
 
 
 @bp.get("/r/<code>/panel")

@@ -178,7 +178,16 @@ def student_control(round_id, student_id):
     if action == "extra_time":
         value = int(value) if value.isdigit() else -1
     classrooms.student_action(rnd, student_id, action, value)
-    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+    target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
+    return redirect(url_for(target, round_id=rnd.id))
+
+
+@bp.get("/rounds/<int:round_id>/students")
+@teacher_required
+def students_page(round_id):
+    """List the round's students with the controls to rename, remove or give extra time."""
+    rnd = own_round(round_id)
+    return render_template("teach/students.html", round=rnd, students=classrooms.active_students(rnd))
 
 
 @bp.get("/rounds/<int:round_id>/results.csv")

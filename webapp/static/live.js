@@ -1,7 +1,9 @@
-// Live views: ask the server for the panel every second with If-None-Match, so an unchanged
-// view costs a bodiless 304. The seconds left come from the server's clock in a header; between
-// polls the countdown only ticks down locally for display. Forms in a fetched panel get this
-// page's CSRF token (the fragment leaves it out, so identical views keep identical ETags).
+// Live views: ask the server every second, with If-None-Match, whether the view changed; an
+// unchanged view costs a bodiless 304. Students poll a tiny "version" answer and fetch the panel
+// only when it changes; the teacher's page polls its panel directly. The seconds left come from
+// the server's clock in a header; between polls the countdown only ticks down locally for
+// display. Forms in a fetched panel get this page's CSRF token (the fragment leaves it out, so
+// identical views keep identical ETags).
 (function () {
   const live = document.getElementById("live");
   if (!live) return;
@@ -22,19 +24,25 @@
     }
   }
 
+  async function swapPanel(response) {
+    live.innerHTML = await response.text();
+    fillTokens();
+  }
+
   async function poll() {
     if (busy) return;
     busy = true;
     try {
+      const url = live.dataset.version || live.dataset.panel;
       const headers = etag ? { "If-None-Match": etag } : {};
-      const response = await fetch(live.dataset.panel, { headers, cache: "no-cache" });
+      const response = await fetch(url, { headers, cache: "no-cache" });
       const left = response.headers.get("X-Seconds-Left");
       if (response.status === 200) {
-        const focused = live.contains(document.activeElement) && document.activeElement.form;
         etag = response.headers.get("ETag");
-        if (!focused || !etag) {
-          live.innerHTML = await response.text();
-          fillTokens();
+        if (live.dataset.version) {
+          await swapPanel(await fetch(live.dataset.panel, { cache: "no-cache" }));
+        } else {
+          await swapPanel(response);
         }
       }
       if (left !== null) setCountdown(parseFloat(left));
