@@ -11,8 +11,9 @@ What one run does, as browsers would:
    GET /teach/rounds/<id>/panel every --poll-interval seconds with If-None-Match.
 2. All students join at once (or spread over --join-spread seconds): GET /join, POST /join with the
    code and a unique nickname, GET /r/<code> (the round page and its CSRF token). Each student has
-   its own httpx.AsyncClient, so its own cookie jar. Then each polls GET /r/<code>/panel every
-   --poll-interval seconds with If-None-Match (a 304 when nothing changed).
+   its own httpx.AsyncClient, so its own cookie jar. Then each polls GET /r/<code>/version every
+   --poll-interval seconds with If-None-Match (a 304 when nothing changed) and, when the view
+   changed, fetches GET /r/<code>/panel, as the page's live.js does.
 3. When every student has joined, the teacher starts the round. For each card, a student who sees
    the answer form waits a random 0..--think seconds and posts one gap; the server's redirect is
    followed (GET /r/<code>, a full page load, as the form submit does in a browser, after which the
@@ -384,13 +385,17 @@ async def student(http, args, rnd, number, joined, stats, rng):
             if state["etag_reset"]:
                 etag, state["etag_reset"] = None, False
             headers = {"If-None-Match": etag} if etag else {}
-            panel = await http.request("poll", "GET /r/<code>/panel", "GET", f"/r/{code}/panel",
-                                       expect=(200, 304), headers=headers)
-            if panel is None or panel.status_code != 200:
-                if rnd.finished.is_set() and (panel is None or panel.status_code != 304):
+            # As live.js does: poll the tiny version; fetch the panel only when the view changed.
+            version = await http.request("poll", "GET /r/<code>/version", "GET", f"/r/{code}/version",
+                                         expect=(200, 304), headers=headers)
+            if version is None or version.status_code != 200:
+                if rnd.finished.is_set() and (version is None or version.status_code != 304):
                     return
                 continue
-            etag = panel.headers.get("etag") or None
+            etag = version.headers.get("etag") or None
+            panel = await http.request("poll", "GET /r/<code>/panel", "GET", f"/r/{code}/panel")
+            if panel is None or panel.status_code != 200:
+                continue
             html = panel.text
             if "The round is over" in html:
                 return

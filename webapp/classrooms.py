@@ -154,12 +154,16 @@ def turn_seconds(rnd):
 
 def seconds_left(rnd, student=None):
     """Return the seconds left to answer by the server's clock (None: no timer)."""
-    seconds = turn_seconds(rnd)
-    if seconds is None or rnd.turn_started_at is None:
+    return clock(rnd.settings, rnd.turn_started_at, rnd.paused_at, student.extra_seconds if student else 0)
+
+
+def clock(settings, turn_started_at, paused_at, extra_seconds=0):
+    """Return the seconds left in a turn from a round's timer settings and times (None: no timer)."""
+    seconds = settings.get("turn_seconds") or 0
+    if seconds <= 0 or not settings.get("timer_on", True) or turn_started_at is None:
         return None
-    clock = aware(rnd.paused_at) or now()
-    extra = student.extra_seconds if student else 0
-    return max(0.0, seconds + extra - (clock - aware(rnd.turn_started_at)).total_seconds())
+    moment = aware(paused_at) or now()
+    return max(0.0, seconds + extra_seconds - (moment - aware(turn_started_at)).total_seconds())
 
 
 def answering(rnd):
@@ -214,14 +218,6 @@ def submit(rnd, student, gap, card=None):
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
     settle(rnd)
-
-
-def due(rnd):
-    """Say cheaply whether a poll should try to settle the round: only once the base time is up."""
-    if not answering(rnd):
-        return False
-    left = seconds_left(rnd)
-    return left is not None and left <= 0
 
 
 def answers_for_turn(rnd):
