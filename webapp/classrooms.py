@@ -18,12 +18,15 @@ from sqlalchemy.orm.exc import StaleDataError
 from webapp import gameplay, nicknames
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import IllegalAction, InvalidConfig, cardline, classline
+from webapp.games import IllegalAction, InvalidConfig, cardline, classline, livequiz
 from webapp.models import Answer, Card, CardSet, JoinCode, Round, Student
 
 FORMATS = {"class_line": "Class line (everyone places the same card)",
+           "quiz": "Live quiz (everyone answers the same question)",
            "team": "Team Cardline (teams play the rulebook game)",
            "self_paced": "Self-paced challenge (homework)"}
+# Formats where the whole class answers the same item at once, run by the same controls.
+SHARED = {"class_line": classline, "quiz": livequiz}
 LEADERBOARD = {"every": "after every card", "end": "only at the end", "never": "never"}
 
 
@@ -93,6 +96,20 @@ def create_round(teacher, title, round_format, settings):
         raise AppError(400, str(error)) from error
     rnd = Round(code=new_code(), teacher_id=teacher.id, format=round_format, title=title,
                 settings={**settings, "seed": seed}, state=state)
+    db.session.add(rnd)
+    db.session.commit()
+    return rnd
+
+
+def create_quiz_round(teacher, title, questions, turn_seconds=30):
+    """Create a live quiz round from drawn questions."""
+    try:
+        state = livequiz.new_game({"questions": questions})
+    except InvalidConfig as error:
+        raise AppError(400, str(error)) from error
+    settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": "every",
+                "seed": 0}
+    rnd = Round(code=new_code(), teacher_id=teacher.id, format="quiz", title=title, settings=settings, state=state)
     db.session.add(rnd)
     db.session.commit()
     return rnd
@@ -170,7 +187,7 @@ def answering(rnd):
     """Say whether students may answer now."""
     if rnd.status != "playing":
         return False
-    if rnd.format == "class_line":
+    if rnd.format in SHARED:
         return rnd.state["phase"] == "answering"
     return rnd.format == "team" and not cardline.is_over(rnd.state)
 
@@ -194,13 +211,14 @@ def submit(rnd, student, gap, card=None):
     left = seconds_left(rnd, student)
     if left is not None and left <= 0:
         raise AppError(409, "Time is up for this card: your answer came too late.")
-    if rnd.format == "class_line":
+    if rnd.format in SHARED:
+        engine = SHARED[rnd.format]
         try:
-            classline.check_answer(rnd.state, gap)
+            engine.check_answer(rnd.state, gap)
         except IllegalAction as error:
             raise AppError(409, str(error)) from error
         # Judged when the card is revealed, so nobody's score moves before the reveal.
-        card, correct, turn = classline.current_card(rnd.state), None, rnd.state["turn"]
+        card, correct, turn = engine.current_card(rnd.state), None, rnd.state["turn"]
     else:
         if student.team != team_turn(rnd):
             raise AppError(409, "It is another team's turn.")
@@ -222,7 +240,7 @@ def submit(rnd, student, gap, card=None):
 
 def answers_for_turn(rnd):
     """Return this turn's answers."""
-    turn = rnd.state["turn"] if rnd.format == "class_line" else cardline.turn_number(rnd.state)
+    turn = rnd.state["turn"] if rnd.format in SHARED else cardline.turn_number(rnd.state)
     return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn)).all()
 
 
@@ -230,7 +248,7 @@ def settle(rnd):
     """Move the round on when it is due: everyone answered, time ran out, or a team's vote is in."""
     if not answering(rnd):
         return
-    if rnd.format == "class_line":
+    if rnd.format in SHARED:
         # Counted in the database: this runs on every poll of every student.
         students, most_extra = db.session.execute(
             select(func.count(Student.id), func.max(Student.extra_seconds))
@@ -265,11 +283,12 @@ def settle(rnd):
 
 
 def _reveal(rnd):
-    """Reveal the class line's card and judge every answer given to it."""
-    first, last = classline.right_gaps(rnd.state)
+    """Reveal the current card (or question) and judge every answer given to it."""
+    engine = SHARED[rnd.format]
+    first, last = engine.right_gaps(rnd.state)
     db.session.execute(update(Answer).where(Answer.round_id == rnd.id, Answer.turn == rnd.state["turn"])
                        .values(correct=Answer.gap.between(first, last)))
-    rnd.state = classline.reveal(rnd.state)
+    rnd.state = engine.reveal(rnd.state)
 
 
 def judge_votes(rnd):
@@ -336,7 +355,7 @@ def control(rnd, action):
         rnd.settings = {**rnd.settings, "timer_on": action == "timer_on"}
         rnd.turn_started_at = now()
     elif action == "end":
-        rnd.state = classline.end(rnd.state) if rnd.format == "class_line" else rnd.state
+        rnd.state = SHARED[rnd.format].end(rnd.state) if rnd.format in SHARED else rnd.state
         rnd.status, rnd.finished_at = "finished", now()
     else:
         _turn_control(rnd, action)
@@ -351,14 +370,15 @@ def _turn_control(rnd, action):
     if rnd.status not in ("playing", "paused"):
         raise AppError(409, "Start the round first.")
     try:
-        if rnd.format == "class_line":
+        if rnd.format in SHARED:
+            engine = SHARED[rnd.format]
             if action == "reveal":
                 _reveal(rnd)
             else:
-                rnd.state = {"next": classline.next_card, "skip": classline.skip}[action](rnd.state)
+                rnd.state = {"next": engine.next_card, "skip": engine.skip}[action](rnd.state)
             if action in ("next", "skip"):
                 rnd.turn_started_at = now()
-            if classline.is_over(rnd.state):
+            if engine.is_over(rnd.state):
                 rnd.status, rnd.finished_at = "finished", now()
         elif rnd.format == "team" and action in ("skip", "reveal"):
             # Skip: the team loses its turn (plays nothing); reveal: apply the votes so far.
@@ -411,9 +431,16 @@ def answers_frame(rnd):
     rows = db.session.execute(
         select(Answer.turn, Student.nickname, Student.team, Answer.card, Card.common_name, Answer.gap,
                Answer.correct, Answer.seconds)
-        .join(Student, Student.id == Answer.student_id).join(Card, Card.slug == Answer.card)
+        .join(Student, Student.id == Answer.student_id).outerjoin(Card, Card.slug == Answer.card)
         .where(Answer.round_id == rnd.id).order_by(Answer.turn, Answer.id)).all()
-    return pd.DataFrame(rows, columns=["turn", "nickname", "team", "card", "animal", "gap", "correct", "seconds"])
+    frame = pd.DataFrame(rows, columns=["turn", "nickname", "team", "card", "animal", "gap", "correct", "seconds"])
+    if rnd.format == "quiz":
+        # A live quiz's answers are about questions: name them, and give the option chosen in words.
+        questions = {q["id"]: q for q in rnd.state["questions"]}
+        frame["animal"] = frame["card"].map(lambda qid: questions[qid]["prompt"])
+        frame["gap"] = [questions[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
+        frame = frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
+    return frame
 
 
 def self_paced_frame(rnd):
@@ -464,6 +491,8 @@ def points_of(student):
 
 def card_report(rnd):
     """Return per card: how many got it right, and where most of the wrong answers put it."""
+    if rnd.format == "quiz":
+        return []
     frame = answers_frame(rnd)
     reveals = {r["card"]: r for r in rnd.state.get("reveals", []) if not r.get("skipped")}
     report = []

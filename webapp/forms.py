@@ -9,14 +9,18 @@ from wtforms import (
     FloatField,
     Form,
     FormField,
+    HiddenField,
     IntegerField,
     PasswordField,
+    RadioField,
+    SelectMultipleField,
     SelectField,
     StringField,
     SubmitField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import CheckboxInput, ListWidget
 from wtforms.validators import (
     DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError,
 )
@@ -322,3 +326,31 @@ class TeacherCardSetForm(FlaskForm):
     cards = TextAreaField("Cards (names or slugs, one per line or separated by commas)",
                           validators=[InputRequired(message="List some cards."), Length(max=5000)])
     submit = SubmitField("Save the set")
+
+
+class NewQuizForm(FlaskForm):
+    """Choose a trivia quiz: kinds of questions, difficulty, how many."""
+
+    kinds = SelectMultipleField("Kinds of questions", widget=ListWidget(prefix_label=False),
+                                option_widget=CheckboxInput(), validators=[
+                                    DataRequired(message="Tick at least one kind of question.")])
+    deck = SelectField("Cards from", choices=options([("dinosaurs", "Prehistoric animals"),
+                                                      ("animals", "Living animals"), ("both", "Both decks")]))
+    difficulty = SelectField("Difficulty", choices=options([
+        ("easy", "Easy: far-apart values"), ("medium", "Medium"), ("hard", "Hard: close values")]), default="medium")
+    count = IntegerField("Number of questions", default=8, validators=[
+        InputRequired(), NumberRange(min=3, max=20, message="Choose 3 to 20 questions.")])
+    submit = SubmitField("Start the quiz")
+
+    def __init__(self, *args, kinds=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kinds.choices = options(kinds)
+
+
+class QuizAnswerForm(FlaskForm):
+    """Answer the current quiz question; the question id guards against a stale or forged page."""
+
+    question = HiddenField(validators=[InputRequired(message="This answer has no question.")])
+    choice = RadioField("Your answer", validate_choice=True,
+                        validators=[InputRequired(message="Choose an answer.")])
+    submit = SubmitField("Answer")

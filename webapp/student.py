@@ -7,7 +7,7 @@ from webapp.cards import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.forms import JoinForm, PlaceForm
-from webapp.games import cardline, classline
+from webapp.games import cardline, classline, livequiz
 from sqlalchemy import select
 
 from webapp.models import Answer, Round, Student
@@ -79,6 +79,11 @@ def panel_context(rnd, student, csrf=True, error=None):
         slugs = [e["card"] for e in observation["line"]] + [observation["current"], last and last["card"]]
         context.update(obs=observation, mine=mine, last=last, last_mine=last_mine,
                        cards=gameplay.cards_by_slug([s for s in slugs if s]))
+    elif rnd.format == "quiz":
+        observation = livequiz.observation(rnd.state)
+        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id,
+                                                  turn=rnd.state["turn"]).one_or_none()
+        context.update(obs=observation, mine=mine)
     else:
         observation = cardline.observation(rnd.state, student.team)
         turn = cardline.turn_number(rnd.state)

@@ -15,7 +15,7 @@ from webapp.cards import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.forms import NewRoundForm, TeacherCardSetForm
-from webapp.games import classline
+from webapp.games import classline, livequiz
 from webapp.models import Answer, Card, CardSet, Round
 
 bp = Blueprint("classroom", __name__, url_prefix="/teach")
@@ -112,6 +112,11 @@ def panel_context(rnd):
                        cards=gameplay.cards_by_slug([e["card"] for e in observation["line"]]
                                                     + [observation["current"], last and last["card"]]
                                                     + (last or {}).get("line_before", [])))
+    elif rnd.format == "quiz":
+        observation = livequiz.observation(rnd.state)
+        answers = classrooms.answers_for_turn(rnd) if observation["phase"] == "answering" else []
+        votes = Counter(a.gap for a in classrooms.answers_for_turn(rnd)) if observation["phase"] == "revealed" else {}
+        context.update(obs=observation, answered=len(answers), votes=dict(votes))
     elif rnd.format == "team":
         observation = gameplay.GAMES["cardline"].observation(rnd.state, None)
         context.update(obs=observation, answered=len(classrooms.answers_for_turn(rnd)),

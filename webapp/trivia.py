@@ -1,0 +1,231 @@
+"""Trivia questions generated from the card database, fair by construction.
+
+Pure code over plain card dicts (no Flask, no database). A question is a JSON-safe dict:
+{"id", "kind", "prompt", "options": [{"id", "text"}], "answer": option id (or, for ordering, the
+option ids in order), "explanation"}.
+
+Fairness: no question compares a value that is unknown; compared sizes and weights must differ by
+more than published estimates do among themselves (a factor of 1.5 for weights, 1.25 for sizes),
+and sizes are compared only when measured the same way (total length with total length);
+"who lived earlier" needs first appearances at least 5 million years (and 10%) apart; "did they
+meet" is asked only when the fossil ranges overlap by more than the dating margin or are apart by
+more than it. Difficulty is how close the compared values are.
+"""
+
+import math
+import random
+
+KINDS = {
+    "earlier": "Which lived earlier?",
+    "heavier": "Which was heavier?",
+    "longer": "Which was bigger?",
+    "diet": "What did it eat?",
+    "period": "In which period did it first appear?",
+    "met": "Did they ever meet?",
+    "not_dinosaur": "Which of these is not a dinosaur?",
+    "order": "Put them in order",
+}
+DIFFICULTY = {  # the ratio band (largest / smallest) that makes a comparison easy, medium or hard
+    "easy": (10.0, math.inf),
+    "medium": (3.0, 10.0),
+    "hard": (1.0, 3.0),
+}
+MIN_RATIO = {"mass_kg": 1.5, "length_m": 1.25}
+DATING_MARGIN_MA = 5.0
+TRIES = 200
+
+
+class NoQuestion(Exception):
+    """No fair question of this kind can be drawn from these cards."""
+
+
+def _ma(value):
+    return f"{value:g} million years ago" if value >= 1 else f"{value * 1_000_000:,.0f} years ago"
+
+
+def _options(cards, rng, text=lambda c: c["common_name"]):
+    order = list(cards)
+    rng.shuffle(order)
+    return [{"id": c["slug"], "text": text(c)} for c in order]
+
+
+def _ratio_ok(a, b, field, difficulty):
+    # Sizes are compared only when measured the same way (a wingspan is not a body length).
+    if field == "length_m" and a.get("size_measure") != b.get("size_measure"):
+        return False
+    low, high = sorted((a[field], b[field]))
+    ratio = high / low
+    floor, ceiling = DIFFICULTY[difficulty]
+    return ratio >= MIN_RATIO[field] and floor <= ratio < ceiling
+
+
+def _pair(cards, rng, test):
+    for _ in range(TRIES):
+        a, b = rng.sample(cards, 2)
+        if test(a, b):
+            return a, b
+    raise NoQuestion
+
+
+def _compare(cards, rng, difficulty, field, verb, unit_text):
+    known = [c for c in cards if c.get(field)]
+    a, b = _pair(known, rng, lambda x, y: _ratio_ok(x, y, field, difficulty))
+    winner = a if a[field] > b[field] else b
+    return {"prompt": f"Which {verb}: {a['common_name']} or {b['common_name']}?",
+            "options": _options([a, b], rng), "answer": winner["slug"],
+            "explanation": f"{a['common_name']}: {unit_text(a[field])}; {b['common_name']}: {unit_text(b[field])}."}
+
+
+def _earlier(cards, rng, difficulty):
+    dated = [c for c in cards if c.get("first_appearance_ma") is not None]
+
+    def fair(a, b):
+        older, younger = sorted((a["first_appearance_ma"], b["first_appearance_ma"]), reverse=True)
+        gap = older - younger
+        if gap < max(DATING_MARGIN_MA, 0.1 * older):
+            return False
+        return {"easy": gap >= 100, "medium": 30 <= gap < 100, "hard": gap < 30}[difficulty]
+
+    a, b = _pair(dated, rng, fair)
+    winner = a if a["first_appearance_ma"] > b["first_appearance_ma"] else b
+    return {"prompt": f"Which lived earlier: {a['common_name']} or {b['common_name']}?",
+            "options": _options([a, b], rng), "answer": winner["slug"],
+            "explanation": f"{a['common_name']} first appears {_ma(a['first_appearance_ma'])}; "
+                           f"{b['common_name']} {_ma(b['first_appearance_ma'])}."}
+
+
+def _met(cards, rng, difficulty):
+    dated = [c for c in cards if c.get("first_appearance_ma") is not None]
+
+    def separation(a, b):
+        # Positive: years apart; negative: years of overlap.
+        return max(a["last_appearance_ma"] - b["first_appearance_ma"], b["last_appearance_ma"] - a["first_appearance_ma"])
+
+    def fair(a, b):
+        apart = separation(a, b)
+        if abs(apart) <= DATING_MARGIN_MA:
+            return False
+        if difficulty == "easy":
+            return apart > 50 or apart < -DATING_MARGIN_MA
+        if difficulty == "medium":
+            return 15 < apart <= 50 or apart < -DATING_MARGIN_MA
+        return DATING_MARGIN_MA < apart <= 15 or apart < -DATING_MARGIN_MA
+
+    a, b = _pair(dated, rng, fair)
+    met = separation(a, b) < 0
+    options = [{"id": "yes", "text": "Yes, they lived at the same time"},
+               {"id": "no", "text": "No, they never met"}]
+    return {"prompt": f"Did {a['common_name']} and {b['common_name']} ever meet?", "options": options,
+            "answer": "yes" if met else "no",
+            "explanation": f"{a['common_name']}: {_ma(a['first_appearance_ma'])} to {_ma(a['last_appearance_ma'])}; "
+                           f"{b['common_name']}: {_ma(b['first_appearance_ma'])} to {_ma(b['last_appearance_ma'])}."}
+
+
+def _diet(cards, rng, difficulty):
+    known = [c for c in cards if c.get("diet")]
+    if not known:
+        raise NoQuestion
+    card = rng.choice(known)
+    options = [{"id": d, "text": d.capitalize()} for d in ("carnivore", "herbivore", "omnivore")]
+    detail = f" ({card['diet_detail']})" if card.get("diet_detail") else ""
+    return {"prompt": f"What did {card['common_name']} eat?", "options": options, "answer": card["diet"],
+            "explanation": f"{card['common_name']} was a {card['diet']}{detail}."}
+
+
+def _period(cards, rng, difficulty, periods):
+    dated = [c for c in cards if c.get("first_period")]
+    if not dated:
+        raise NoQuestion
+    card = rng.choice(dated)
+    right = periods.index(card["first_period"])
+    spread = {"easy": 4, "medium": 2, "hard": 1}[difficulty]
+    others = [p for i, p in enumerate(periods) if i != right and abs(i - right) >= spread]
+    options = [card["first_period"]] + rng.sample(others, min(3, len(others)))
+    rng.shuffle(options)
+    return {"prompt": f"In which period did {card['common_name']} first appear?",
+            "options": [{"id": p, "text": p} for p in options], "answer": card["first_period"],
+            "explanation": f"{card['common_name']} first appears {_ma(card['first_appearance_ma'])}, "
+                           f"in the {card['first_period']}."}
+
+
+def _not_dinosaur(cards, rng, difficulty):
+    # Birds are dinosaurs too: they are neither the odd one out nor a distractor, to stay fair.
+    dinosaurs = [c for c in cards if c.get("group") == "dinosaur"]
+    others = [c for c in cards if c.get("group") in ("pterosaur", "marine reptile", "reptile", "synapsid",
+                                                      "mammal", "fish", "amphibian")]
+    if len(dinosaurs) < 3 or not others:
+        raise NoQuestion
+    odd = rng.choice(others)
+    options = _options(rng.sample(dinosaurs, 3) + [odd], rng)
+    return {"prompt": "Which of these is not a dinosaur?", "options": options, "answer": odd["slug"],
+            "explanation": f"{odd['common_name']} was a {odd['group']}, not a dinosaur; the others were dinosaurs."}
+
+
+def _order(cards, rng, difficulty, field="mass_kg"):
+    known = [c for c in cards if c.get(field)]
+    for _ in range(TRIES):
+        chosen = sorted(rng.sample(known, 4), key=lambda c: c[field])
+        if all(b[field] / a[field] >= MIN_RATIO[field] for a, b in zip(chosen, chosen[1:], strict=False)):
+            return {"prompt": "Put these animals in order, lightest first.",
+                    "options": _options(chosen, rng), "answer": [c["slug"] for c in chosen], "order": True,
+                    "explanation": "; ".join(f"{c['common_name']}: {_weight(c[field])}" for c in chosen) + "."}
+    raise NoQuestion
+
+
+def _weight(kg):
+    if kg >= 1000:
+        return f"{kg / 1000:.3g} t"
+    return f"{kg:.3g} kg" if kg >= 1 else f"{kg * 1000:.3g} g"
+
+
+def _length(metres):
+    return f"{metres:.3g} m" if metres >= 1 else f"{metres * 100:.3g} cm"
+
+
+def question(kind, cards, rng, difficulty="medium", periods=()):
+    """Draw one fair question of `kind`, or raise NoQuestion."""
+    if kind == "heavier":
+        q = _compare(cards, rng, difficulty, "mass_kg", "was heavier", _weight)
+    elif kind == "longer":
+        q = _compare(cards, rng, difficulty, "length_m", "was bigger (by its size on the card)", _length)
+    elif kind == "earlier":
+        q = _earlier(cards, rng, difficulty)
+    elif kind == "met":
+        q = _met(cards, rng, difficulty)
+    elif kind == "diet":
+        q = _diet(cards, rng, difficulty)
+    elif kind == "period":
+        q = _period(cards, rng, difficulty, list(periods))
+    elif kind == "not_dinosaur":
+        q = _not_dinosaur(cards, rng, difficulty)
+    elif kind == "order":
+        q = _order(cards, rng, difficulty)
+    else:
+        raise ValueError(f"unknown kind of question: {kind}")
+    return {"kind": kind, "order": False, **q}
+
+
+def quiz(kinds, cards, count, seed, difficulty="medium", periods=(), bank=()):
+    """Return `count` questions mixing the kinds asked for (and authored ones from `bank`)."""
+    rng = random.Random(seed)
+    pool = list(bank)
+    rng.shuffle(pool)
+    questions, seen = [], set()
+    attempts = 0
+    while len(questions) < count and attempts < count * 20:
+        attempts += 1
+        if pool and (not kinds or rng.random() < 0.4):
+            q = {"kind": "bank", "order": False, **pool.pop()}
+        elif kinds:
+            try:
+                q = question(rng.choice(kinds), cards, rng, difficulty, periods)
+            except NoQuestion:
+                continue
+        else:
+            break
+        key = q["prompt"]
+        if key in seen:
+            continue
+        seen.add(key)
+        questions.append({**q, "id": f"q{len(questions) + 1}"})
+    return questions
