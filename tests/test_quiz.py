@@ -1,0 +1,111 @@
+"""Quiz pages: setting up, answering with explanations, refusing tampered answers, live quizzes."""
+
+import re
+
+import pytest
+
+from tests.test_classroom import join, register
+from webapp.extensions import db
+from webapp.models import Game
+
+
+def start(client, kinds=("heavier", "diet"), count="4"):
+    response = client.post("/quiz/new", data={"kinds": list(kinds), "deck": "dinosaurs", "difficulty": "easy",
+                                              "count": count})
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    return response.headers["Location"]
+
+
+def current(client, url):
+    html = client.get(url).get_data(as_text=True)
+    question = re.search(r'name="question" value="([^"]+)"', html)
+    return html, question.group(1) if question else None, re.findall(r'name="choice" value="([^"]+)"', html)
+
+
+def test_setup_errors(client):
+    response = client.post("/quiz/new", data={"deck": "dinosaurs", "difficulty": "easy", "count": "4"})
+    assert response.status_code == 400 and "Tick at least one kind" in response.get_data(as_text=True)
+    response = client.post("/quiz/new", data={"kinds": ["heavier"], "deck": "dinosaurs", "difficulty": "easy",
+                                              "count": "99"})
+    assert response.status_code == 400 and "3 to 20 questions" in response.get_data(as_text=True)
+    response = client.post("/quiz/new", data={"kinds": ["astrology"], "deck": "dinosaurs", "difficulty": "easy",
+                                              "count": "4"})
+    assert response.status_code == 400
+
+
+def test_answer_explanation_score_and_review(app, client):
+    url = start(client)
+    html, question, choices = current(client, url)
+    assert "Score" in html and len(choices) >= 2
+    assert client.post(url + "/answer", data={"question": question, "choice": choices[0]}).status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert ("Right!" in html or "Not quite" in html) and 'id="feedback"' in html
+    for _ in range(3):
+        html, question, choices = current(client, url)
+        client.post(url + "/answer", data={"question": question, "choice": choices[0]})
+    html = client.get(url).get_data(as_text=True)
+    assert "You scored" in html and "Review" in html and html.count("Your answer:") == 4
+
+
+@pytest.mark.parametrize("tamper", ["not offered", "other question", "other quiz", "stranger"])
+def test_tampered_answers_are_refused_with_a_message(app, client, tamper):
+    url = start(client)
+    other = start(client)
+    html, question, choices = current(client, url)
+    with app.app_context():
+        before = db.session.get(Game, url.rsplit("/", 1)[1]).state
+    if tamper == "not offered":
+        response = client.post(url + "/answer", data={"question": question, "choice": "triceratops-xx"})
+        assert response.status_code == 400 and "Not a valid choice" in response.get_data(as_text=True)
+    elif tamper == "other question":
+        response = client.post(url + "/answer", data={"question": "q3", "choice": choices[0]})
+        assert response.status_code == 409 and "another question" in response.get_data(as_text=True)
+    elif tamper == "other quiz":
+        other_html, other_question, other_choices = current(client, other)
+        response = client.post(url + "/answer", data={"question": "q99", "choice": other_choices[0]})
+        assert response.status_code == 409
+    else:
+        response = app.test_client().post(url + "/answer", data={"question": question, "choice": choices[0]})
+        assert response.status_code == 403
+    with app.app_context():
+        assert db.session.get(Game, url.rsplit("/", 1)[1]).state == before
+
+
+def test_ordering_questions_need_every_position_once(client):
+    url = start(client, kinds=("order",), count="3")
+    html, question, _ = current(client, url)
+    slugs = re.findall(r'name="position-([^"]+)"', html)
+    assert len(slugs) == 4
+    same = {"question": question, **{f"position-{s}": "1" for s in slugs}}
+    response = client.post(url + "/answer", data=same)
+    assert response.status_code == 400 and "different position" in response.get_data(as_text=True)
+    right = {"question": question, **{f"position-{s}": str(i + 1) for i, s in enumerate(slugs)}}
+    assert client.post(url + "/answer", data=right).status_code == 302
+
+
+def test_live_quiz_round_for_the_class(app, client):
+    register(client)
+    from webapp import classrooms, quizzes
+    from webapp.models import Teacher
+    with app.test_request_context():
+        teacher = db.session.query(Teacher).one()
+        questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
+        round_id = classrooms.create_quiz_round(teacher, "Quick quiz", questions, 0).id
+    url = f"/teach/rounds/{round_id}"
+    code = re.search(r'class="join-code"[^>]*>(\w+)<', client.get(url).get_data(as_text=True)).group(1)
+    ada, ben = join(app, code, "Ada"), join(app, code, "Ben")
+    client.post(url + "/control", data={"action": "start"})
+    html = ada.get(f"/r/{code}").get_data(as_text=True)
+    assert 'name="gap" value="0"' in html and "Question 1 of 3" in html
+    bad = ada.post(f"/r/{code}/answer", data={"gap": "9"})
+    assert bad.status_code == 409 and "not one of the answers offered" in bad.get_data(as_text=True)
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    ben.post(f"/r/{code}/answer", data={"gap": "1"})
+    panel = client.get(url + "/panel").get_data(as_text=True)
+    assert "✔ right" in panel and "vote" in panel
+    after = ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "You got it right" in after or "Not quite" in after
+    client.post(url + "/control", data={"action": "end"})
+    csv = client.get(url + "/results.csv").get_data(as_text=True)
+    assert csv.splitlines()[0] == "turn,nickname,team,question_id,question,answer,correct,seconds"
+    assert len(csv.strip().splitlines()) == 3
