@@ -1,0 +1,82 @@
+"""Lessons: every lesson parses, renders with numbers from the database, and its activities launch."""
+
+import re
+
+import pytest
+
+from tests.test_classroom import register
+from webapp import lessons
+
+SLUGS = [path.stem for path in sorted(lessons.FOLDER.glob("*.md"))]
+
+
+def test_there_are_at_least_ten_lessons():
+    assert len(SLUGS) >= 10
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_lesson_parses_with_its_front_matter_and_question_bank(slug):
+    lesson = lessons.load(slug)
+    meta = lesson["meta"]
+    for key in lessons.REQUIRED:
+        assert meta[key], key
+    assert any(a["type"] == "quiz" for a in meta["activities"])
+    assert meta.get("sources")
+    for question in lesson["bank"]:
+        assert question["answer"] in [o["id"] for o in question["options"]]
+
+
+def test_question_ids_are_unique_across_lessons():
+    ids = [q["bank_id"] for slug in SLUGS for q in lessons.load(slug)["bank"]]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_lesson_renders_with_numbers_from_the_database(client, slug):
+    response = client.get(f"/lessons/{slug}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "{{" not in html and "unknown card" not in html
+    assert "<h2" in html and "Activities" in html
+
+
+def test_placeholders_take_the_cards_values(app):
+    with app.test_request_context():
+        text = lessons.fill("{{name:stegosaurus}} weighed {{card:stegosaurus:mass_kg}} and died out "
+                            "{{card:stegosaurus:last_appearance_ma}}; {{gap:stegosaurus:tyrannosaurus}} later "
+                            "came {{name:tyrannosaurus}}. The Jurassic began {{period:Jurassic:start_ma}}.")
+    assert "[Stegosaurus](/cards/stegosaurus)" in text
+    assert "million years ago" in text and "201.4 million years ago" in text
+    assert re.search(r"about \d+ million years later", text)
+
+
+@pytest.mark.parametrize(("slug", "number"), [(slug, n) for slug in SLUGS
+                                              for n in range(len(lessons.load(slug)["meta"]["activities"]))])
+def test_every_activity_launches(app, client, slug, number):
+    activity = lessons.load(slug)["meta"]["activities"][number]
+    url = f"/lessons/{slug}/activities/{number}"
+    if activity["type"] == "round":
+        assert client.post(url + "/round").status_code == 302  # to the login page
+        register(client, email=f"{slug}-{number}@school.org")
+        response = client.post(url + "/round")
+        assert response.headers["Location"].startswith("/teach/rounds/")
+    else:
+        response = client.post(url)
+        assert response.status_code == 302, response.get_data(as_text=True)[:300]
+        target = {"timeline": "/timeline", "practice": "/play/practice/", "quiz": "/quiz/"}[activity["type"]]
+        assert response.headers["Location"].startswith(target)
+    assert client.get(response.headers["Location"]).status_code == 200
+
+
+def test_quiz_activities_run_live_for_a_teacher(client):
+    slug, number = next((s, n) for s in SLUGS for n, a in enumerate(lessons.load(s)["meta"]["activities"])
+                        if a["type"] == "quiz")
+    register(client, email="live@school.org")
+    response = client.post(f"/lessons/{slug}/activities/{number}/round")
+    assert response.status_code == 302
+    assert "Live quiz" in client.get(response.headers["Location"]).get_data(as_text=True)
+
+
+def test_unknown_lesson_and_activity(client):
+    assert client.get("/lessons/atlantis").status_code == 404
+    assert client.post(f"/lessons/{SLUGS[0]}/activities/99").status_code == 404
