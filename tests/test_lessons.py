@@ -38,6 +38,7 @@ def test_lesson_renders_with_numbers_from_the_database(client, slug):
     html = response.get_data(as_text=True)
     assert "{{" not in html and "unknown card" not in html
     assert "<h2" in html and "Activities" in html
+    assert html.count("<h1") == 1
 
 
 def test_placeholders_take_the_cards_values(app):

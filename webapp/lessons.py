@@ -101,7 +101,8 @@ def fill(text):
 
 def render(lesson):
     """Return the lesson body as HTML, with the database's numbers filled in."""
-    return Markup(markdown.markdown(fill(lesson["body"]), extensions=["tables", "sane_lists"]))
+    body = re.sub(r"\A\s*# [^\n]*\n", "", lesson["body"])  # the page shows the title already
+    return Markup(markdown.markdown(fill(body), extensions=["tables", "sane_lists"]))
 
 
 @bp.get("/")
