@@ -72,3 +72,22 @@ def test_database_url_uses_psycopg_for_postgresql(tmp_path, monkeypatch):
     assert database_url(tmp_path) == "postgresql+psycopg://u:p@db.example:5432/app"
     monkeypatch.setenv("DATABASE_URL", "postgres://u@h/app")
     assert database_url(tmp_path) == "postgresql+psycopg://u@h/app"
+
+
+def test_security_headers_forbid_inline_scripts_and_framing(client):
+    response = client.get("/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert "frame-ancestors 'none'" in policy
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_no_template_has_an_inline_script():
+    import re
+    from pathlib import Path
+
+    for path in (Path(__file__).parent.parent / "webapp" / "templates").rglob("*.html"):
+        for tag in re.findall(r"<script[^>]*>", path.read_text()):
+            assert "src=" in tag, f"inline script in {path}"
+        assert not re.search(r"\son[a-z]+=\"", path.read_text()), f"inline event handler in {path}"

@@ -20,7 +20,7 @@ from webapp.models import Card, Period
 
 FOLDER = Path(__file__).resolve().parent.parent / "lessons"
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.S)
-PLACEHOLDER = re.compile(r"\{\{(card|name|period|gap):([^}]+)\}\}")
+FIELD = re.compile(r"\{\{(card|name|period|gap):([^}]+)\}\}")
 REQUIRED = ("title", "age_range", "duration_minutes", "learning_goals", "vocabulary", "materials", "activities")
 
 bp = Blueprint("lessons", __name__, url_prefix="/lessons")
@@ -70,7 +70,7 @@ def _card(slug):
 
 
 def fill(text):
-    """Replace the {{…}} placeholders with values from the card database."""
+    """Fill the {{…}} fields with values from the card database."""
     units = current_units()
 
     def value(match):
@@ -96,7 +96,7 @@ def fill(text):
         gap = older.last_appearance_ma - younger.first_appearance_ma
         return f"about {significant(gap, 2)} million years" if gap > 0 else "no time at all (they overlapped)"
 
-    return PLACEHOLDER.sub(value, text)
+    return FIELD.sub(value, text)
 
 
 def render(lesson):
