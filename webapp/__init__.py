@@ -67,8 +67,21 @@ def create_app(test_config=None):
     errors.init_app(app)
     filters.init_app(app)
 
-    from webapp import (api, auth, encyclopedia, games_api, lessons, main, play, practice, quizzes, stack_play,
-                        student, teach, timeline)
+    from webapp import (
+        api,
+        auth,
+        encyclopedia,
+        games_api,
+        lessons,
+        main,
+        play,
+        practice,
+        quizzes,
+        stack_play,
+        student,
+        teach,
+        timeline,
+    )
 
     for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, stack_play.bp, games_api.bp,
                       timeline.bp, timeline.api, auth.bp, teach.bp, student.bp, lessons.bp, quizzes.bp):

@@ -13,17 +13,24 @@ from wtforms import (
     IntegerField,
     PasswordField,
     RadioField,
-    SelectMultipleField,
     SelectField,
+    SelectMultipleField,
     StringField,
     SubmitField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.widgets import CheckboxInput, ListWidget
 from wtforms.validators import (
-    DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError,
+    DataRequired,
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
 )
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from cards_db import schema
 from webapp.extensions import db

@@ -15,7 +15,7 @@ from webapp import classrooms, gameplay, quizzes
 from webapp.auth import teacher_required
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.filters import current_units, format_lifespan, format_length, format_ma, format_mass, significant
+from webapp.filters import current_units, format_length, format_lifespan, format_ma, format_mass, significant
 from webapp.models import Card, Period
 
 FOLDER = Path(__file__).resolve().parent.parent / "lessons"

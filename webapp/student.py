@@ -1,6 +1,7 @@
 """The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
 
 from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
+from sqlalchemy import select
 
 from webapp import classrooms, gameplay
 from webapp.cards import all_periods
@@ -8,8 +9,6 @@ from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.forms import JoinForm, PlaceForm
 from webapp.games import cardline, classline, livequiz
-from sqlalchemy import select
-
 from webapp.models import Answer, Round, Student
 from webapp.play import GAME_PAGES, remember_seats
 from webapp.teach import conditional_html
