@@ -407,3 +407,16 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
     changed = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
     assert app.test_client().get(f"/r/{code}/version").status_code == 403
+
+
+def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
+    register(client)
+    guesser = app.test_client()
+    for _ in range(20):
+        assert guesser.post("/join", data={"code": "QQQQQ", "name": "Eve"}).status_code == 404
+    blocked = guesser.post("/join", data={"code": "QQQQQ", "name": "Eve"})
+    assert blocked.status_code == 429 and "Too many wrong tries" in blocked.get_data(as_text=True)
+    for _ in range(10):
+        assert guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "wrong"}).status_code == 400
+    locked = guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "correct horse 1"})
+    assert locked.status_code == 429

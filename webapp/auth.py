@@ -5,6 +5,7 @@ import functools
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from webapp import limits
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.forms import LoginForm, RegisterForm
@@ -61,8 +62,10 @@ def login():
     """Log a teacher in."""
     form = LoginForm()
     if form.validate_on_submit():
+        limits.check("login")
         teacher = db.session.query(Teacher).filter_by(email=form.email.data.strip().lower()).one_or_none()
         if teacher is None or not check_password_hash(teacher.password_hash, form.password.data):
+            limits.failed("login")
             form.password.errors.append("That email and password do not match an account.")
             return render_template("auth/login.html", form=form), 400
         seats = session.get("seats")

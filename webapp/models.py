@@ -215,3 +215,13 @@ class Answer(db.Model):
     correct: Mapped[bool | None] = mapped_column()
     seconds: Mapped[float] = mapped_column(Float)
     answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class FailedAttempt(db.Model):
+    """A failed log-in or join-code guess, kept briefly to slow down guessing (in the database, so
+    every app process sees the same count)."""
+
+    __tablename__ = "failed_attempts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC), index=True)

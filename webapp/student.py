@@ -3,7 +3,7 @@
 from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import select
 
-from webapp import classrooms, gameplay
+from webapp import classrooms, gameplay, limits
 from webapp.cards import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -36,6 +36,7 @@ def join():
     form = JoinForm(code=request.args.get("code", ""))
     if form.validate_on_submit():
         code = form.code.data.strip().upper().replace(" ", "")
+        limits.check("join")
         try:
             rnd = db.session.query(Round).filter_by(code=code).one_or_none()
             if rnd is None:
@@ -47,6 +48,8 @@ def join():
                 return redirect(url_for("student.round_page", code=rnd.code))
             rnd, student, token, seats = classrooms.join_round(code, form.name.data)
         except AppError as error:
+            if error.status == 404:
+                limits.failed("join")
             field = form.name if error.status in (400,) or "nickname" in error.message else form.code
             field.errors.append(error.message)
             return render_template("play/join.html", form=form), error.status
