@@ -91,3 +91,32 @@ def test_no_template_has_an_inline_script():
         for tag in re.findall(r"<script[^>]*>", path.read_text()):
             assert "src=" in tag, f"inline script in {path}"
         assert not re.search(r"\son[a-z]+=\"", path.read_text()), f"inline event handler in {path}"
+
+
+def test_migrations_build_exactly_the_models_schema(app):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with app.app_context():
+        with db.engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert differences == []
+
+
+def test_a_database_from_before_migrations_is_kept_and_stamped(tmp_path):
+    from sqlalchemy import inspect
+
+    path = tmp_path / "old.sqlite3"
+    config = {"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
+    old = create_app({**config, "AUTO_INIT_DB": False})
+    with old.app_context():
+        db.create_all()  # what builds before migrations did
+        db.session.add(Period(name="Cambrian", era="Paleozoic", position=0, start_ma=538.8, end_ma=486.85,
+                              color_hex="#7FA056", label_text_color="black"))
+        db.session.commit()
+        db.engine.dispose()
+    new = create_app(config)
+    with new.app_context():
+        assert "alembic_version" in inspect(db.engine).get_table_names()
+        assert db.session.scalar(select(func.count()).select_from(Card)) >= 220
+        db.engine.dispose()

@@ -60,9 +60,10 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
     from webapp import database, errors, filters
-    from webapp.extensions import csrf, db
+    from webapp.extensions import csrf, db, migrate
 
     db.init_app(app)
+    migrate.init_app(app, db)
     csrf.init_app(app)
     errors.init_app(app)
     filters.init_app(app)

@@ -10,7 +10,8 @@ import click
 import pandas as pd
 from flask import current_app
 from flask.cli import AppGroup
-from sqlalchemy import delete, event, select, text
+from flask_migrate import stamp, upgrade
+from sqlalchemy import delete, event, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from cards_db import loader, schema
@@ -62,9 +63,15 @@ def schema_lock():
 
 
 def init_database():
-    """Create missing tables and load the cards if the database has none."""
+    """Bring the schema up to date (Alembic migrations) and load the cards if there are none."""
     with schema_lock():
-        db.create_all()
+        tables = inspect(db.engine).get_table_names()
+        if tables and "alembic_version" not in tables:
+            # A database made by a build from before migrations: add what is missing, mark it current.
+            db.create_all()
+            stamp()
+        else:
+            upgrade()
         if db.session.scalar(select(Card.id).limit(1)) is None:
             load_cards()
 
@@ -133,7 +140,7 @@ cards_cli = AppGroup("cards", help="Load, export and review the card database.")
               show_default=True, help="Folder holding periods.csv and the deck CSV files.")
 def load_command(data_dir):
     """Validate the card CSV files and load them into the database."""
-    db.create_all()
+    init_database()
     try:
         counts = load_cards(data_dir)
     except loader.CardDataError as error:
