@@ -50,6 +50,9 @@ def create_app(test_config=None):
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         AUTO_INIT_DB=True,
         MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # Behind HTTPS, set COOKIE_SECURE=1 so the session cookie is never sent in clear.
+        SESSION_COOKIE_SECURE=os.environ.get("COOKIE_SECURE") == "1",
         CARDS_PER_PAGE=24,
     )
     if test_config is None:
