@@ -1,0 +1,112 @@
+"""Production conditions: real server processes killed and restarted, two processes, a lost database."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(database, port):
+    """Start the app as its own process (as gunicorn would run it) and wait until it answers."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "production-test"}
+    process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "webapp", "run", "--port", str(port)],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def call(port, method, path, body=None, token=None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "production.sqlite3"
+
+
+def test_a_game_survives_sigkill_in_the_middle(database):
+    port = free_port()
+    server = start_server(database, port)
+    try:
+        game = call(port, "POST", "/api/games", {"deck": "dinosaurs", "characteristic": "mass", "seed": 9,
+                                                 "seats": [{"name": "Ada"}, {"name": "Ben"}]})
+        token = game["seats"][0]["token"]
+        action = call(port, "GET", f"/api/games/{game['id']}/actions", token=token)["actions"][0]
+        before = call(port, "POST", f"/api/games/{game['id']}/actions", {"card": action["card"], "gap": action["gap"]},
+                      token=token)
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = start_server(database, port)
+    try:
+        after = call(port, "GET", f"/api/games/{game['id']}", token=token)
+        assert after == before
+        ben = game["seats"][1]["token"]
+        move = call(port, "GET", f"/api/games/{game['id']}/actions", token=ben)["actions"][0]
+        assert call(port, "POST", f"/api/games/{game['id']}/actions", move, token=ben)["turn"] == 0
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+
+def test_two_processes_serve_one_game_consistently(database):
+    first_port, second_port = free_port(), free_port()
+    first = start_server(database, first_port)
+    second = start_server(database, second_port)
+    try:
+        game = call(first_port, "POST", "/api/games", {"deck": "animals", "characteristic": "lifespan", "seed": 4,
+                                                       "seats": [{"name": "Ada"}, {"name": "Ben"}]})
+        ada, ben = (seat["token"] for seat in game["seats"])
+        move = call(second_port, "GET", f"/api/games/{game['id']}/actions", token=ada)["actions"][0]
+        call(second_port, "POST", f"/api/games/{game['id']}/actions", move, token=ada)
+        reply = call(first_port, "GET", f"/api/games/{game['id']}/actions", token=ben)["actions"][0]
+        call(first_port, "POST", f"/api/games/{game['id']}/actions", reply, token=ben)
+        seen_first = call(first_port, "GET", f"/api/games/{game['id']}")
+        seen_second = call(second_port, "GET", f"/api/games/{game['id']}")
+        assert seen_first == seen_second and len(seen_first["recent"]) == 2
+    finally:
+        for server in (first, second):
+            server.send_signal(signal.SIGKILL)
+            server.wait()
+
+
+def test_an_unreachable_database_gets_a_clear_503_and_the_app_recovers(app, client, monkeypatch):
+    from webapp.extensions import db
+
+    real_execute = db.session.execute
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(db.session, "execute", unreachable)
+    response = client.get("/healthz", headers={"Accept": "application/json"})
+    assert response.status_code == 503
+    assert "database cannot be reached" in response.get_json()["error"]
+    page = client.get("/", headers={"Accept": "text/html"})
+    assert page.status_code == 503 and "Traceback" not in page.get_data(as_text=True)
+    monkeypatch.setattr(db.session, "execute", real_execute)
+    assert client.get("/healthz").status_code == 200
