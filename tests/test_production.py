@@ -110,3 +110,59 @@ def test_an_unreachable_database_gets_a_clear_503_and_the_app_recovers(app, clie
     assert page.status_code == 503 and "Traceback" not in page.get_data(as_text=True)
     monkeypatch.setattr(db.session, "execute", real_execute)
     assert client.get("/healthz").status_code == 200
+
+
+class Browser:
+    """A tiny HTTP client with cookies and CSRF tokens, like one browser tab."""
+
+    def __init__(self, port):
+        import http.cookiejar
+
+        self.port = port
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path):
+        with self.opener.open(f"http://127.0.0.1:{self.port}{path}", timeout=10) as response:
+            return response.read().decode()
+
+    def post(self, path, form, token_from):
+        import re
+        import urllib.parse
+
+        page = self.get(token_from)
+        token = re.search(r'name="csrf[-_]token"[^>]*(?:value|content)="([^"]+)"', page) or \
+            re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+        data = urllib.parse.urlencode({**form, "csrf_token": token.group(1)}).encode()
+        with self.opener.open(f"http://127.0.0.1:{self.port}{path}", data=data, timeout=10) as response:
+            return response.read().decode()
+
+
+def test_a_classroom_round_survives_sigkill_in_the_middle(database):
+    import re
+
+    port = free_port()
+    server = start_server(database, port)
+    teacher, student = Browser(port), Browser(port)
+    try:
+        teacher.post("/teach/register", {"name": "T", "email": "k@school.org", "password": "correct horse 1",
+                                         "confirm": "correct horse 1"}, "/teach/register")
+        page = teacher.post("/teach/rounds/new", {"title": "Kill test", "format": "class_line", "deck": "dinosaurs",
+                                                  "characteristic": "mass", "choice": "all", "count": "3",
+                                                  "hand_size": "4", "turn_seconds": "0", "leaderboard": "every",
+                                                  "teams": "2", "team_mode": "captain"}, "/teach/rounds/new")
+        code = re.search(r'class="join-code"[^>]*>(\w+)<', page).group(1)
+        round_path = re.search(r'action="(/teach/rounds/\d+)/control"', page).group(1)
+        student.post("/join", {"code": code, "name": "Ada"}, f"/join?code={code}")
+        teacher.post(round_path + "/control", {"action": "start"}, round_path)
+        student.post(f"/r/{code}/answer", {"gap": "0"}, f"/r/{code}")
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = start_server(database, port)
+    try:
+        assert "Revealed:" in teacher.get(round_path + "/panel")  # Ada's answer and the reveal were kept
+        teacher.post(round_path + "/control", {"action": "next"}, round_path)
+        assert "Card 2 of 3" in student.get(f"/r/{code}")
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
