@@ -5,6 +5,11 @@ either. An answer is the index of the option chosen. Pure Python, JSON state.
 """
 
 from webapp.games.base import IllegalAction, InvalidConfig
+# The turn flow is the class line's: the question ids stand where its cards do.
+from webapp.games.classline import current_card, end, is_over, next_card, skip
+
+__all__ = ["check_answer", "current_card", "current_question", "end", "is_over", "new_game", "next_card",
+           "observation", "reveal", "right_gaps", "skip"]
 
 NAME = "livequiz"
 
@@ -16,23 +21,15 @@ def new_game(config, seed=None):
         raise InvalidConfig("There are no questions for this quiz.")
     # Ordering questions need a form each student fills alone; live rounds ask multiple choice only.
     questions = [q for q in questions if not q.get("order")]
-    return {"game": NAME, "questions": questions, "turn": 0, "phase": "answering", "reveals": []}
-
-
-def is_over(state):
-    """Say whether every question has been asked."""
-    return state["phase"] == "over"
+    if not questions:
+        raise InvalidConfig("A live quiz asks multiple-choice questions: choose other kinds of questions.")
+    return {"game": NAME, "questions": questions, "cards": [q["id"] for q in questions], "turn": 0,
+            "phase": "answering", "reveals": []}
 
 
 def current_question(state):
     """Return the question being answered or just revealed, or None."""
     return None if is_over(state) else state["questions"][state["turn"]]
-
-
-def current_card(state):
-    """Return the current question's id (what an answer is about)."""
-    question = current_question(state)
-    return question["id"] if question else None
 
 
 def right_gaps(state):
@@ -57,31 +54,6 @@ def reveal(state):
         raise IllegalAction("There is no question waiting to be revealed.")
     record = {"turn": state["turn"], "card": current_card(state), "right_gaps": list(right_gaps(state))}
     return {**state, "phase": "revealed", "reveals": state["reveals"] + [record]}
-
-
-def next_card(state):
-    """Move on to the next question after a reveal."""
-    if state["phase"] != "revealed":
-        raise IllegalAction("Reveal the answer before moving on.")
-    return _advance(state)
-
-
-def skip(state):
-    """Skip the current question unscored."""
-    if state["phase"] != "answering":
-        raise IllegalAction("Only a question still being answered can be skipped.")
-    record = {"turn": state["turn"], "card": current_card(state), "skipped": True}
-    return _advance({**state, "reveals": state["reveals"] + [record]})
-
-
-def end(state):
-    """Finish the quiz now."""
-    return {**state, "phase": "over"}
-
-
-def _advance(state):
-    turn = state["turn"] + 1
-    return {**state, "turn": turn, "phase": "over" if turn >= len(state["questions"]) else "answering"}
 
 
 def observation(state):
