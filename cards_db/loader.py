@@ -34,13 +34,18 @@ def read_csv(path):
     )
 
 
+def _require_columns(frame, columns, path):
+    """Raise CardDataError naming the first of `columns` missing from the file's header."""
+    for column in columns:
+        if column not in frame.columns:
+            raise CardDataError(path, None, column, "column is missing from the header")
+
+
 def read_periods(data_dir=DATA_DIR):
     """Return the geological periods, oldest first, with numeric boundaries."""
     path = Path(data_dir) / schema.PERIODS_FILE
     frame = read_csv(path)
-    for column in PERIOD_COLUMNS:
-        if column not in frame.columns:
-            raise CardDataError(path, None, column, "column is missing from the header")
+    _require_columns(frame, PERIOD_COLUMNS, path)
     frame = frame[PERIOD_COLUMNS].copy()
     for column in ("start_ma", "end_ma"):
         frame[column] = _numbers(frame, column, path)
@@ -53,9 +58,7 @@ def read_extinctions(data_dir=DATA_DIR, periods=None):
     """Return the five great mass extinctions, each dated at the end of a period."""
     path = Path(data_dir) / schema.EXTINCTIONS_FILE
     frame = read_csv(path)
-    for column in EXTINCTION_COLUMNS:
-        if column not in frame.columns:
-            raise CardDataError(path, None, column, "column is missing from the header")
+    _require_columns(frame, EXTINCTION_COLUMNS, path)
     frame = frame[EXTINCTION_COLUMNS].copy()
     frame["ma"] = _numbers(frame, "ma", path)
     names = set((read_periods(data_dir) if periods is None else periods)["period"])
@@ -73,9 +76,7 @@ def read_deck(deck, data_dir=DATA_DIR, periods=None):
     path = Path(data_dir) / schema.DECK_FILES[deck]
     frame = read_csv(path)
     columns = schema.DECK_COLUMNS[deck]
-    for column in columns:
-        if column not in frame.columns:
-            raise CardDataError(path, None, column, "column is missing from the header")
+    _require_columns(frame, columns, path)
     extra = [c for c in frame.columns if c not in columns]
     if extra:
         raise CardDataError(path, None, extra[0], "column is not part of the schema")

@@ -53,12 +53,6 @@ def check_answer(state, gap):
         raise IllegalAction(f"There is no such place in the line: choose a gap from 0 to {last}.")
 
 
-def is_right(state, gap):
-    """Say whether `gap` is a right place for the current card."""
-    first, last = right_gaps(state)
-    return first <= gap <= last
-
-
 def reveal(state):
     """Turn the current card over and put it in its place; answers close."""
     if state["phase"] != "answering":
