@@ -1,4 +1,4 @@
-"""Home page, the geological periods overview, and the health check."""
+"""Home page, the geological periods overview, the health check, and a bare /ping."""
 
 from flask import Blueprint, make_response, render_template, request
 from sqlalchemy import func, select, text
@@ -46,6 +46,12 @@ def healthz():
     """Answer 200 when the app and its database respond."""
     db.session.execute(text("SELECT 1"))
     return {"status": "ok"}
+
+
+@bp.get("/ping")
+def ping():
+    """Answer a constant JSON without touching the database: the bare reference of the load test."""
+    return {"ok": True}
 
 
 @bp.get("/periods.css")
