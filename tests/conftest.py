@@ -1,40 +1,135 @@
-"""Fixtures: an app on its own copy of a database loaded once per test session."""
+"""Fixtures: an app on its own copy of a database loaded once per test session.
 
+The suite runs on SQLite files by default. With TEST_DATABASE_URL naming a PostgreSQL server
+(for example postgresql://postgres@127.0.0.1:54329/postgres) every test gets a PostgreSQL database
+of its own instead, created from a template database loaded once; CI runs the suite both ways.
+"""
+
+import itertools
 import os
 import shutil
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
-from webapp import create_app
+from webapp import create_app, with_psycopg
 from webapp.extensions import db
 
+SERVER_URL = os.environ.get("TEST_DATABASE_URL")
 
-def database_config(path):
-    """Return test config for a SQLite database file at `path`."""
+
+def database_config(url):
+    """Return test config for the database at `url`."""
     return {
         "TESTING": True,
         "SECRET_KEY": "test-secret",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+        "SQLALCHEMY_DATABASE_URI": str(url),
         "WTF_CSRF_ENABLED": False,
     }
 
 
-@pytest.fixture(scope="session")
-def loaded_database(tmp_path_factory):
-    """Build a database with every card once; tests get copies of its file."""
-    path = tmp_path_factory.mktemp("template") / "cards.sqlite3"
-    app = create_app(database_config(path))
+def build(url):
+    """Create the schema and load every card into the (empty) database at `url`."""
+    app = create_app(database_config(url))
     with app.app_context():
         db.engine.dispose()
-    return path
+
+
+class SQLiteDatabases:
+    """Fresh SQLite databases: empty files, or copies of one loaded file."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.names = itertools.count()
+        self.template = directory / "template.sqlite3"
+        build(f"sqlite:///{self.template}")
+
+    def empty(self):
+        return f"sqlite:///{self.directory / f'db{next(self.names)}.sqlite3'}"
+
+    def loaded(self):
+        url = self.empty()
+        shutil.copy(self.template, make_url(url).database)
+        return url
+
+    def drop(self, url):
+        path = make_url(url).database
+        if os.path.exists(path):
+            os.remove(path)
+
+    def close(self):
+        pass
+
+
+class PostgresDatabases:
+    """Fresh PostgreSQL databases on one server: empty, or copies of one loaded template database."""
+
+    def __init__(self, server_url):
+        self.server = make_url(with_psycopg(server_url))
+        self.admin = create_engine(self.server.set(database="postgres"), isolation_level="AUTOCOMMIT",
+                                   poolclass=NullPool)
+        self.prefix = f"test_{os.getpid()}_"
+        self.names = itertools.count()
+        self.template = self.prefix + "template"
+        self.execute(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
+        self.execute(f'CREATE DATABASE "{self.template}"')
+        build(self.url(self.template))
+
+    def execute(self, sql):
+        with self.admin.connect() as connection:
+            connection.execute(text(sql))
+
+    def url(self, name):
+        return self.server.set(database=name).render_as_string(hide_password=False)
+
+    def empty(self):
+        name = f"{self.prefix}{next(self.names)}"
+        self.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def loaded(self):
+        name = f"{self.prefix}{next(self.names)}"
+        self.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"')
+        return self.url(name)
+
+    def drop(self, url):
+        self.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+
+    def close(self):
+        self.execute(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
+        self.admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory):
+    """Where tests get fresh databases: SQLite files, or PostgreSQL when TEST_DATABASE_URL is set."""
+    store = PostgresDatabases(SERVER_URL) if SERVER_URL else SQLiteDatabases(tmp_path_factory.mktemp("databases"))
+    yield store
+    store.close()
 
 
 @pytest.fixture
-def app(loaded_database, tmp_path):
+def loaded_database_url(databases):
+    """URL of a database of this test's own with the schema and every card."""
+    url = databases.loaded()
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture
+def empty_database_url(databases):
+    """URL of an empty database of this test's own."""
+    url = databases.empty()
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture
+def app(loaded_database_url):
     """Return an app on a fresh copy of the loaded database."""
-    path = tmp_path / "cards.sqlite3"
-    shutil.copy(loaded_database, path)
-    app = create_app(database_config(path))
+    app = create_app(database_config(loaded_database_url))
     yield app
     with app.app_context():
         db.engine.dispose()

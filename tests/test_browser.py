@@ -1,6 +1,5 @@
 """End to end: the encyclopedia driven in a real headless Chromium (Debian's package)."""
 
-import shutil
 import threading
 from pathlib import Path
 
@@ -9,6 +8,7 @@ from werkzeug.serving import make_server
 
 from tests.conftest import database_config
 from webapp import create_app
+from webapp.extensions import db
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -35,16 +35,16 @@ def browser(in_ci):
 
 
 @pytest.fixture
-def live_server(loaded_database, tmp_path):
+def live_server(loaded_database_url):
     """Serve the app on a free local port in a background thread; yield its base URL."""
-    path = tmp_path / "live.sqlite3"
-    shutil.copy(loaded_database, path)
-    app = create_app({**database_config(path), "WTF_CSRF_ENABLED": True})
+    app = create_app({**database_config(loaded_database_url), "WTF_CSRF_ENABLED": True})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.mark.browser

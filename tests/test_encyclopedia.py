@@ -106,12 +106,8 @@ def test_bad_report_shows_error_beside_field_and_stores_nothing(app, client, dat
         assert db.session.scalar(select(MistakeReport)) is None
 
 
-def test_report_form_needs_csrf_token(loaded_database, tmp_path):
-    import shutil
-
-    path = tmp_path / "csrf.sqlite3"
-    shutil.copy(loaded_database, path)
-    app = create_app({"TESTING": True, "SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+def test_report_form_needs_csrf_token(loaded_database_url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": loaded_database_url})
     client = app.test_client()
     response = client.post("/cards/stegosaurus", data={"field": "weight", "message": "No token was sent."})
     assert response.status_code == 400
@@ -164,7 +160,7 @@ def test_nonsense_filters_get_a_400_page_with_the_error_beside_the_field(client,
     assert "<script>" not in html
 
 
-@pytest.mark.parametrize("slug", ["<script>alert(1)</script>", "' OR '1'='1", "a" * 300, "%00"])
+@pytest.mark.parametrize("slug", ["<script>alert(1)</script>", "' OR '1'='1", "a" * 300])
 def test_odd_card_slugs_are_a_404(client, slug):
     response = client.get(f"/cards/{slug}")
     assert response.status_code == 404

@@ -24,14 +24,12 @@ def test_healthz(client):
     assert response.get_json() == {"status": "ok"}
 
 
-def test_first_start_creates_database_and_loads_all_cards(tmp_path):
-    path = tmp_path / "fresh.sqlite3"
-    assert not path.exists()
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+def test_first_start_creates_database_and_loads_all_cards(empty_database_url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_url})
     with app.app_context():
         cards = db.session.scalar(select(func.count()).select_from(Card))
         periods = db.session.scalar(select(func.count()).select_from(Period))
-    assert path.exists()
+        db.engine.dispose()
     assert cards >= 220
     assert periods == 12
 
@@ -103,11 +101,10 @@ def test_migrations_build_exactly_the_models_schema(app):
     assert differences == []
 
 
-def test_a_database_from_before_migrations_is_kept_and_stamped(tmp_path):
+def test_a_database_from_before_migrations_is_kept_and_stamped(empty_database_url):
     from sqlalchemy import inspect
 
-    path = tmp_path / "old.sqlite3"
-    config = {"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
+    config = {"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_url}
     old = create_app({**config, "AUTO_INIT_DB": False})
     with old.app_context():
         db.create_all()  # what builds before migrations did

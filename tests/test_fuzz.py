@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,3 +73,17 @@ def test_forms_never_fail(client, form):
                 "/play/practice/new", "/play/stack/new", "/teach/login", "/teach/register"):
         response = client.post(url, data=form)
         assert response.status_code < 500, (url, form)
+
+
+@pytest.mark.parametrize("method, url, kwargs", [
+    ("get", "/cards/%00", {}),
+    ("get", "/cards/?q=steg%00", {}),
+    ("get", "/api/cards?q=%00", {}),
+    ("post", "/join", {"data": {"code": "ABCDE", "name": "A\x00"}}),
+    ("post", "/api/games", {"json": {"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "A\x00"}]}}),
+])
+def test_nul_characters_are_refused_with_a_clear_400(client, method, url, kwargs):
+    # PostgreSQL refuses NUL in text; every database must give the same clear answer.
+    response = getattr(client, method)(url, headers={"Accept": "application/json"}, **kwargs)
+    assert response.status_code == 400
+    assert "NUL character" in response.get_json()["error"]

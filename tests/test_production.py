@@ -21,7 +21,7 @@ def free_port():
 
 def start_server(database, port):
     """Start the app as its own process (as gunicorn would run it) and wait until it answers."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "production-test"}
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "production-test"}
     process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "webapp", "run", "--port", str(port)],
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
@@ -44,8 +44,9 @@ def call(port, method, path, body=None, token=None):
 
 
 @pytest.fixture
-def database(tmp_path):
-    return tmp_path / "production.sqlite3"
+def database(empty_database_url):
+    """An empty database: the server creates the schema and loads the cards on its first start."""
+    return empty_database_url
 
 
 def test_a_game_survives_sigkill_in_the_middle(database):

@@ -13,6 +13,11 @@ def database_url(instance_path):
     url = os.environ.get("DATABASE_URL")
     if not url:
         return f"sqlite:///{Path(instance_path) / 'cards.sqlite3'}"
+    return with_psycopg(url)
+
+
+def with_psycopg(url):
+    """Return a PostgreSQL URL with the psycopg 3 driver named (other URLs unchanged)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]

@@ -1,7 +1,7 @@
 """One way to answer an error: JSON for the API, a friendly page for people."""
 
 from flask import jsonify, render_template, request
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DataError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 FRIENDLY_TITLES = {
@@ -60,6 +60,21 @@ def init_app(app):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response
+
+    @app.before_request
+    def refuse_nul_characters():
+        # PostgreSQL cannot store or even compare text with NUL characters; nobody types them.
+        texts = [request.path, *request.args.values()]
+        if request.mimetype == "application/x-www-form-urlencoded":
+            texts += request.form.values()
+        if any("\x00" in text for text in texts) or (request.is_json and b"\\u0000" in request.get_data()):
+            return error_response(400, "The request contains a NUL character, which is never valid here.")
+        return None
+
+    @app.errorhandler(DataError)
+    def handle_unstorable_value(error):
+        app.logger.warning("value refused by the database: %s", error)
+        return error_response(400, "A value in the request cannot be stored (it is too large or malformed).")
 
     @app.errorhandler(AppError)
     def handle_app_error(error):
