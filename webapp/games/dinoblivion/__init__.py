@@ -1,0 +1,29 @@
+"""Dinoblivion (Duel and Solo): the rules engine's protocol, for the app and the computer players.
+
+The rules and the decisions where the rulebook is silent are in engine.py's docstring and rules.md.
+"""
+
+from webapp.games.dinoblivion.bots import BOT_LEVELS, bot_choose
+from webapp.games.dinoblivion.engine import (
+    NAME,
+    apply,
+    check,
+    current_player,
+    determinise,
+    is_over,
+    legal_actions,
+    new_game,
+    observation,
+    result,
+    score_breakdown,
+)
+from webapp.games.dinoblivion.labels import describe_action
+
+__all__ = ["BOT_LEVELS", "NAME", "apply", "bot_choose", "check", "computer_move", "current_player",
+           "describe_action", "determinise", "is_over", "legal_actions", "new_game", "observation", "result",
+           "score_breakdown"]
+
+
+def computer_move(state, seat, level, seed, rng):
+    """Return the move of a computer player of `level` ("easy", "medium", "hard"), from its observation only."""
+    return bot_choose(observation(state, seat), legal_actions(state), rng, level)
