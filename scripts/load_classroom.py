@@ -38,13 +38,40 @@ The load generator runs on the same machine as the server in the usual set-up: i
 its event loop's lag are printed, so that latencies inflated by the client itself can be told apart.
 Idle connections are dropped after --keepalive-expiry (1.5 s), below gunicorn's 2 s keep-alive, so
 that no request is sent on a connection the server is closing (which would count as an error).
+
+Throughput against a bare endpoint (--hammer-seconds S): after the round (or instead of it, with
+--skip-round), a closed-loop hammer measures what the server can serve. A second teacher creates a
+round, --hammer-students students join and the round is started; then --hammer-concurrency
+connections (default: --students) each send the next request as soon as the previous answer is read,
+for S seconds per target, after --hammer-warmup seconds that are not counted:
+
+- bare: GET /ping, a constant {"ok": true} with no database access;
+- poll 304: GET /r/<code>/version with the student's ETag in If-None-Match (nothing changed);
+- poll 200: GET /r/<code>/version without If-None-Match (the answer after a change).
+
+Every connection carries one of the students' cookies, to every target, as a browser would (so the
+bare endpoint also decodes the session). The targets take turns, --hammer-rounds times, so that a
+change of the machine's load during the run falls on all of them alike. The hammer's client is a few
+lines of HTTP/1.1 over asyncio streams (keep-alive, Content-Length bodies), far cheaper per request
+than httpx, so that the client takes little of the CPU the server needs; its CPU use is printed.
+Reported per target: requests/s (requests started in the measured window / its length), p50, p95,
+p99, max, errors (a status other than the expected one, a connection error, or no answer within
+--timeout), and the ratio poll/bare of the throughputs.
+
+CPU: the client's own CPU (time.process_time) and, on Linux, the whole machine's busy share from
+/proc/stat are printed for the round and for every hammer target; --watch-pids PID,... adds the CPU
+of those processes and all their descendants (e.g. the gunicorn master and PostgreSQL's postmaster),
+so that "other" work on a shared machine shows too. --json PATH writes every figure for
+scripts/load_matrix.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
+import os
 import random
 import re
 import secrets
@@ -329,21 +356,26 @@ class Joined:
         return self.event.is_set()
 
 
+async def join(http, code, nickname):
+    """GET /join, POST /join with the code and a nickname; return the CSRF token (Failed if refused)."""
+    page = await http.request("join", "GET /join", "GET", "/join", params={"code": code})
+    token = hidden_csrf(page.text) if page is not None else None
+    if not token:
+        raise Failed("no CSRF token on /join")
+    response = await http.request("join", "POST /join", "POST", "/join", expect=(302,),
+                                  data={"code": code, "name": nickname, "csrf_token": token})
+    if response is None or response.status_code != 302 or f"/r/{code}" not in location(response):
+        raise Failed("join refused")
+    return token
+
+
 async def student(http, args, rnd, number, joined, stats, rng):
     """Join, then poll and answer each card once until the round is over."""
     code = rnd.code
     if args.join_spread > 0:
         await asyncio.sleep(rng.uniform(0, args.join_spread))
     try:
-        page = await http.request("join", "GET /join", "GET", "/join", params={"code": code})
-        token = hidden_csrf(page.text) if page is not None else None
-        if not token:
-            raise Failed("no CSRF token on /join")
-        nickname = f"Kid {number:03d} {secrets.token_hex(2)}"
-        response = await http.request("join", "POST /join", "POST", "/join", expect=(302,),
-                                      data={"code": code, "name": nickname, "csrf_token": token})
-        if response is None or response.status_code != 302 or f"/r/{code}" not in location(response):
-            raise Failed("join refused")
+        token = await join(http, code, f"Kid {number:03d} {secrets.token_hex(2)}")
     except Failed:
         joined.done(False)
         return
@@ -418,6 +450,90 @@ async def student(http, args, rnd, number, joined, stats, rng):
         await asyncio.gather(*answering.values(), return_exceptions=True)
 
 
+# --------------------------------------------------------------------------------------------- CPU
+
+
+def machine_cpu():
+    """Return (busy, total) jiffies of the whole machine so far (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as handle:
+            values = [int(v) for v in handle.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def tree_cpu(pids):
+    """Return the CPU seconds used so far by `pids` and all their descendants (Linux), or None."""
+    if not pids:
+        return None
+    children, used = defaultdict(list), {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        fields = data[data.rindex(")") + 2:].split()
+        # utime + stime + cutime + cstime: a child that exited is in its parent's cutime/cstime.
+        children[int(fields[1])].append(int(entry))
+        used[int(entry)] = sum(int(v) for v in fields[11:15])
+    total, todo, seen = 0, list(pids), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in used:
+            continue
+        seen.add(pid)
+        total += used[pid]
+        todo.extend(children[pid])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """CPU used between start() and stop(), in cores: this client, the watched server, the machine."""
+
+    def __init__(self, pids):
+        self.pids = pids
+
+    def start(self):
+        self.wall, self.client = time.perf_counter(), time.process_time()
+        self.machine, self.server = machine_cpu(), tree_cpu(self.pids)
+        return self
+
+    def stop(self):
+        wall = max(time.perf_counter() - self.wall, 1e-9)
+        result = {"seconds": wall, "client_cpu_s": time.process_time() - self.client, "cores": os.cpu_count()}
+        result["client_cores"] = result["client_cpu_s"] / wall
+        machine = machine_cpu()
+        if machine and self.machine and machine[1] > self.machine[1]:
+            share = (machine[0] - self.machine[0]) / (machine[1] - self.machine[1])
+            result["machine_cores"] = share * (os.cpu_count() or 1)
+        server = tree_cpu(self.pids)
+        if server is not None and self.server is not None:
+            result["server_cpu_s"] = server - self.server
+            result["server_cores"] = result["server_cpu_s"] / wall
+        if "machine_cores" in result and "server_cores" in result:
+            result["other_cores"] = max(0.0, result["machine_cores"] - result["server_cores"] - result["client_cores"])
+        return result
+
+
+def cpu_line(cpu):
+    """Describe a CpuMeter result in one line."""
+    parts = [f"load generator {cpu['client_cpu_s']:.1f} s CPU ({cpu['client_cores']:.2f} cores)"]
+    if "server_cores" in cpu:
+        parts.append(f"server (watched processes) {cpu['server_cpu_s']:.1f} s CPU ({cpu['server_cores']:.2f} cores)")
+    if "machine_cores" in cpu:
+        parts.append(f"whole machine busy {cpu['machine_cores']:.2f} of {cpu['cores']} cores")
+    if "other_cores" in cpu:
+        parts.append(f"other processes {cpu['other_cores']:.2f} cores")
+    return f"CPU in {cpu['seconds']:.1f} s: " + "; ".join(parts)
+
+
 # --------------------------------------------------------------------------------------------- report
 
 
@@ -430,17 +546,23 @@ def percentile(values, q):
     return values[low] + (values[high] - values[low]) * (position - low)
 
 
-def row(name, samples, duration):
+def summary(samples, duration):
+    """Return count, rate, latency percentiles (ms), errors, 409s and 304s of `samples`."""
     times = sorted(s.seconds * 1000 for s in samples)
-    errors = sum(s.error for s in samples)
-    not_modified = sum(s.status == 304 for s in samples)
-    c409 = sum(s.status == 409 for s in samples)
-    return (f"{name:<44} {len(samples):>7} {len(samples) / duration:>8.1f} {percentile(times, 50):>8.1f} "
-            f"{percentile(times, 95):>8.1f} {percentile(times, 99):>8.1f} {(times[-1] if times else math.nan):>8.1f} "
-            f"{errors:>6} {c409:>5} {not_modified:>6}")
+    return {"requests": len(samples), "per_second": len(samples) / duration,
+            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95), "p99_ms": percentile(times, 99),
+            "max_ms": times[-1] if times else math.nan, "errors": sum(s.error for s in samples),
+            "conflicts": sum(s.status == 409 for s in samples), "not_modified": sum(s.status == 304 for s in samples)}
 
 
-def report(stats, args, students_in, loop_lag, cpu_seconds, outcome):
+def row(name, samples, duration):
+    f = summary(samples, duration)
+    return (f"{name:<44} {f['requests']:>7} {f['per_second']:>8.1f} {f['p50_ms']:>8.1f} {f['p95_ms']:>8.1f} "
+            f"{f['p99_ms']:>8.1f} {f['max_ms']:>8.1f} {f['errors']:>6} {f['conflicts']:>5} {f['not_modified']:>6}")
+
+
+def report(stats, args, students_in, loop_lag, cpu, outcome):
+    """Print the round's figures; return them as a dict."""
     duration = max(stats.finished - stats.started, 1e-9)
     round_samples = [s for s in stats.samples if s.kind != "baseline"]
     header = (f"{'kind':<44} {'requests':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
@@ -488,11 +610,204 @@ def report(stats, args, students_in, loop_lag, cpu_seconds, outcome):
     if len(stats.errors) > stats.max_error_lines:
         print(f"  … and {len(stats.errors) - stats.max_error_lines} more")
     lag = sorted(loop_lag)
-    print(f"load generator: {cpu_seconds:.1f} s CPU in {duration:.1f} s ({100 * cpu_seconds / duration:.0f}% of one "
-          f"core); event-loop lag p50 {percentile(lag, 50):.1f} ms, p99 {percentile(lag, 99):.1f} ms, "
-          f"max {(lag[-1] if lag else math.nan):.1f} ms")
+    print(f"load generator: {cpu['client_cpu_s']:.1f} s CPU in {duration:.1f} s "
+          f"({100 * cpu['client_cpu_s'] / duration:.0f}% of one core); event-loop lag p50 {percentile(lag, 50):.1f} ms, "
+          f"p99 {percentile(lag, 99):.1f} ms, max {(lag[-1] if lag else math.nan):.1f} ms")
+    print(cpu_line(cpu))
     print(f"outcome: {outcome}")
-    return errors
+    return {"students": args.students, "joined": students_in, "cards": args.cards, "seconds": duration,
+            "overall": summary(round_samples, duration),
+            "kinds": {kind: summary(by_kind[kind], duration) for kind in KINDS if by_kind[kind]},
+            "endpoints": {f"{kind}: {endpoint}": summary(samples, duration)
+                          for (kind, endpoint), samples in by_endpoint.items()},
+            "baseline": summary(baseline, duration) if baseline else None,
+            "statuses": {str(k): v for k, v in statuses.items()}, "errors": errors, "error_lines": stats.errors[:50],
+            "answers_accepted": stats.answers_accepted, "answers_expected": expected,
+            "conflicts": sum(stats.conflicts.values()), "outcome": outcome, "cpu": cpu,
+            "loop_lag_ms": {"p50": percentile(lag, 50), "p99": percentile(lag, 99), "max": lag[-1] if lag else math.nan}}
+
+
+# --------------------------------------------------------------------------------------------- hammer
+
+
+HAMMER_TARGETS = (
+    # name, path (None: the round's version), expected status, send the ETag
+    ("bare GET /ping", "/ping", 200, False),
+    ("poll GET /r/<code>/version, 304", None, 304, True),
+    ("poll GET /r/<code>/version, 200", None, 200, False),
+)
+
+
+async def hammer_setup(args, ssl_context, log):
+    """Create a started round with --hammer-students students; return its code and [(cookie, etag)]."""
+    stats = Stats()
+    teacher = Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry)
+    clients = [Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry)
+               for _ in range(args.hammer_students)]
+    rnd = Round()
+    try:
+        token = await teacher_setup(teacher, args, rnd)
+
+        async def one(number, http):
+            await join(http, rnd.code, f"Hammer {number:03d} {secrets.token_hex(2)}")
+            await http.request("join", "GET /r/<code>", "GET", f"/r/{rnd.code}")
+
+        await asyncio.gather(*(one(i + 1, http) for i, http in enumerate(clients)), return_exceptions=True)
+        token, ok = await teacher_control(teacher, rnd, token, "start")
+        if not ok:
+            raise Failed("the hammer's round could not be started")
+        students = []
+        for http in clients:
+            response = await http.request("poll", "GET /r/<code>/version", "GET", f"/r/{rnd.code}/version")
+            if response is not None and response.status_code == 200 and response.headers.get("etag"):
+                cookie = "; ".join(f"{c.name}={c.value}" for c in http.client.cookies.jar)
+                students.append((cookie, response.headers["etag"]))
+    finally:
+        await asyncio.gather(teacher.close(), *(c.close() for c in clients), return_exceptions=True)
+    for line in stats.errors[:5]:
+        log(f"hammer set-up: {line}")
+    if not students:
+        raise Failed("no student of the hammer's round could poll")
+    log(f"hammer: round {rnd.id}, code {rnd.code}, {len(students)} students")
+    return rnd.code, students
+
+
+async def hammer_connection(address, request, expect, started, end, timeout, samples, errors):
+    """One closed-loop connection: send `request`, read the whole answer, again, until `end`."""
+    host, port, ssl_context, server_hostname = address
+    reader = writer = None
+    try:
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            try:
+                async with asyncio.timeout(timeout):
+                    if writer is None:
+                        reader, writer = await asyncio.open_connection(host, port, ssl=ssl_context,
+                                                                       server_hostname=server_hostname)
+                    writer.write(request)
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    status = int(head[9:12])
+                    length, close = 0, False
+                    for line in head.split(b"\r\n")[1:]:
+                        name, _, value = line.partition(b":")
+                        name = name.strip().lower()
+                        if name == b"content-length":
+                            length = int(value)
+                        elif name == b"connection" and value.strip().lower() == b"close":
+                            close = True
+                        elif name == b"transfer-encoding":
+                            raise ValueError("a chunked answer (not supported by the hammer)")
+                    if length:
+                        await reader.readexactly(length)
+            except (OSError, EOFError, TimeoutError, ValueError, asyncio.IncompleteReadError,
+                    asyncio.LimitOverrunError) as error:
+                seconds = time.perf_counter() - start
+                samples.append(Sample("hammer", "", None, seconds, True))
+                errors[f"{type(error).__name__}: {error!s:.100}"] += 1
+                started.append(start)
+                if writer is not None:
+                    writer.close()
+                reader = writer = None
+                await asyncio.sleep(0.05)  # a refused connection must not spin
+                continue
+            samples.append(Sample("hammer", "", status, time.perf_counter() - start, status != expect))
+            started.append(start)
+            if status != expect:
+                errors[f"status {status} (expected {expect})"] += 1
+            if close:
+                writer.close()
+                reader = writer = None
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+async def hammer_target(args, address, requests, expect):
+    """Run one closed-loop hammer of `requests` (one per connection); return its samples in the window."""
+    samples, started, errors = [], [], Counter()
+    lags: list[float] = []
+    begin = time.perf_counter()
+    warm, end = begin + args.hammer_warmup, begin + args.hammer_warmup + args.hammer_seconds
+    tasks = [asyncio.create_task(hammer_connection(address, request, expect, started, end, args.timeout,
+                                                   samples, errors))
+             for request in requests]
+    lag_task = asyncio.create_task(watch_loop_lag(lags))
+    await asyncio.sleep(max(0.0, warm - time.perf_counter()))
+    meter = CpuMeter(args.watch_pids).start()
+    lags.clear()
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    cpu = meter.stop()
+    lag_task.cancel()
+    await asyncio.gather(*tasks, lag_task, return_exceptions=True)
+    counted = [s for s, t in zip(samples, started, strict=True) if warm <= t < end]
+    return counted, errors, cpu, lags
+
+
+async def hammer(args, ssl_context, log):
+    """Measure the throughput of the bare endpoint and of the poll endpoint; print and return the figures."""
+    from urllib.parse import urlsplit
+
+    code, students = await hammer_setup(args, ssl_context, log)
+    url = urlsplit(args.url)
+    secure = url.scheme == "https"
+    address = (url.hostname, url.port or (443 if secure else 80), ssl_context if secure else None,
+               url.hostname if secure else None)
+    host = url.netloc
+    results = {name: {"samples": [], "seconds": 0.0, "errors": Counter(), "cpu": [], "lags": []}
+               for name, *_ in HAMMER_TARGETS}
+    for turn in range(args.hammer_rounds):
+        for name, path, expect, with_etag in HAMMER_TARGETS:
+            requests = []
+            for i in range(args.hammer_concurrency):
+                cookie, etag = students[i % len(students)]
+                lines = [f"GET {path or f'/r/{code}/version'} HTTP/1.1", f"Host: {host}",
+                         "User-Agent: load_classroom/1 (hammer)", "Accept: */*", f"Cookie: {cookie}"]
+                if with_etag:
+                    lines.append(f"If-None-Match: {etag}")
+                requests.append(("\r\n".join(lines) + "\r\n\r\n").encode())
+            samples, errors, cpu, lags = await hammer_target(args, address, requests, expect)
+            result = results[name]
+            result["samples"] += samples
+            result["seconds"] += args.hammer_seconds
+            result["errors"].update(errors)
+            result["cpu"].append(cpu)
+            result["lags"] += lags
+            log(f"hammer {turn + 1}/{args.hammer_rounds} {name}: {len(samples) / args.hammer_seconds:.0f} req/s")
+    figures = {}
+    for name, result in results.items():
+        figure = summary(result["samples"], result["seconds"])
+        cpus = result["cpu"]
+        cpu = {key: sum(c[key] for c in cpus) / len(cpus) for key in cpus[0] if all(key in c for c in cpus)}
+        cpu["client_cpu_s"] = sum(c["client_cpu_s"] for c in cpus)
+        cpu["seconds"] = sum(c["seconds"] for c in cpus)
+        lag = sorted(result["lags"])
+        figure.update(cpu=cpu, error_kinds=dict(result["errors"].most_common(10)),
+                      loop_lag_ms={"p50": percentile(lag, 50), "p99": percentile(lag, 99)})
+        figures[name] = figure
+    bare = figures[HAMMER_TARGETS[0][0]]["per_second"]
+    ratios = {name: (figures[name]["per_second"] / bare if bare else math.nan) for name, *_ in HAMMER_TARGETS[1:]}
+    header = (f"{'target':<34} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+              f"{'errors':>6} {'ratio':>6} {'client':>7} {'server':>7} {'machine':>7}")
+    print()
+    print(f"Closed-loop hammer of {args.url}: {args.hammer_concurrency} connections, {len(students)} students' "
+          f"cookies, {args.hammer_rounds} x {args.hammer_seconds:g} s per target (after {args.hammer_warmup:g} s "
+          f"warm-up each), targets taking turns; CPU in cores used on average")
+    print(header)
+    print("-" * len(header))
+    for name, *_ in HAMMER_TARGETS:
+        f = figures[name]
+        cpu = f["cpu"]
+        ratio = ratios.get(name, 1.0)
+        print(f"{name:<34} {f['requests']:>8} {f['per_second']:>8.0f} {f['p50_ms']:>8.1f} {f['p95_ms']:>8.1f} "
+              f"{f['p99_ms']:>8.1f} {f['max_ms']:>8.1f} {f['errors']:>6} {ratio:>6.2f} {cpu['client_cores']:>7.2f} "
+              f"{cpu.get('server_cores', math.nan):>7.2f} {cpu.get('machine_cores', math.nan):>7.2f}")
+        for message, count in f["error_kinds"].items():
+            print(f"  {count} x {message}")
+    for name, ratio in ratios.items():
+        print(f"ratio {name} / bare: {ratio:.2f} ({'at least' if ratio >= 0.5 else 'below'} the 0.5 goal)")
+    return {"connections": args.hammer_concurrency, "students": len(students), "rounds": args.hammer_rounds,
+            "seconds": args.hammer_seconds, "targets": figures, "ratios": ratios,
+            "errors": sum(f["errors"] for f in figures.values())}
 
 
 # --------------------------------------------------------------------------------------------- run
@@ -505,18 +820,15 @@ async def watch_loop_lag(lags, every=0.05):
         lags.append(max(0.0, (time.perf_counter() - start - every) * 1000))
 
 
-async def run(args):
+async def run_round(args, ssl_context, log, t0):
+    """Play the classroom round; print and return its figures and whether it passed."""
     stats = Stats()
     rng = random.Random(args.seed)
-    ssl_context = ssl.create_default_context()  # made once: one per client would cost CPU for nothing
-    log = (lambda message: print(f"[{time.perf_counter() - t0:7.2f} s] {message}", file=sys.stderr)) \
-        if not args.quiet else (lambda message: None)
-    t0 = time.perf_counter()
     teacher = Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry)
     clients = [Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry) for _ in range(args.students)]
     lags: list[float] = []
     lag_task = asyncio.create_task(watch_loop_lag(lags))
-    cpu0 = time.process_time()
+    meter = CpuMeter(args.watch_pids).start()
     outcome = "round finished"
     rnd = Round()
     joined = Joined(args.students)
@@ -526,7 +838,7 @@ async def run(args):
             await teacher.request("baseline", "GET /healthz", "GET", "/healthz")
         stats.started = time.perf_counter()
         lags.clear()
-        cpu0 = time.process_time()
+        meter.start()
         token = await teacher_setup(teacher, args, rnd)
         log(f"round {rnd.id} created, code {rnd.code}; {args.students} students joining")
         tasks = [asyncio.create_task(student(http, args, rnd, i + 1, joined, stats, random.Random(rng.random())))
@@ -556,16 +868,39 @@ async def run(args):
         outcome = f"FAILED: {error}"
     finally:
         stats.finished = time.perf_counter()
-        cpu = time.process_time() - cpu0
+        cpu = meter.stop()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         lag_task.cancel()
         await asyncio.gather(teacher.close(), *(c.close() for c in clients), return_exceptions=True)
-    errors = report(stats, args, joined.count, lags, cpu, outcome)
-    ok = errors == 0 and outcome == "round finished" and stats.answers_accepted == joined.count * args.cards \
-        and joined.count == args.students
-    return 0 if ok else 1
+    figures = report(stats, args, joined.count, lags, cpu, outcome)
+    ok = figures["errors"] == 0 and outcome == "round finished" \
+        and stats.answers_accepted == joined.count * args.cards and joined.count == args.students
+    figures["ok"] = ok
+    return figures
+
+
+async def run(args):
+    ssl_context = ssl.create_default_context()  # made once: one per client would cost CPU for nothing
+    t0 = time.perf_counter()
+    log = (lambda message: print(f"[{time.perf_counter() - t0:7.2f} s] {message}", file=sys.stderr)) \
+        if not args.quiet else (lambda message: None)
+    result = {"url": args.url, "students": args.students, "round": None, "hammer": None}
+    ok = True
+    if not args.skip_round:
+        result["round"] = await run_round(args, ssl_context, log, t0)
+        ok = result["round"]["ok"]
+    if args.hammer_seconds > 0:
+        try:
+            result["hammer"] = await hammer(args, ssl_context, log)
+            ok = ok and result["hammer"]["errors"] == 0
+        except Failed as error:
+            print(f"hammer FAILED: {error}")
+            result["hammer"] = {"failed": str(error)}
+            ok = False
+    result["ok"] = ok
+    return result
 
 
 def main(argv=None):
@@ -588,13 +923,39 @@ def main(argv=None):
     parser.add_argument("--baseline", type=int, default=20, help="sequential GET /healthz before the round")
     parser.add_argument("--seed", type=int, default=None, help="seed of the students' random choices")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--skip-round", action="store_true", help="no classroom round (only the hammer)")
+    parser.add_argument("--hammer-seconds", type=float, default=0.0,
+                        help="closed-loop hammer of /ping and /r/<code>/version for this many seconds per target "
+                             "and round (0: no hammer)")
+    parser.add_argument("--hammer-concurrency", type=int, default=None,
+                        help="connections of the hammer (default: --students)")
+    parser.add_argument("--hammer-students", type=int, default=20, help="students joined to the hammer's round")
+    parser.add_argument("--hammer-rounds", type=int, default=2, help="times the targets take turns")
+    parser.add_argument("--hammer-warmup", type=float, default=1.0, help="seconds not counted before each target")
+    parser.add_argument("--watch-pids", default="",
+                        help="comma-separated PIDs whose CPU (with all their descendants) is reported as the server's")
+    parser.add_argument("--json", default=None, help="write every figure to this JSON file")
     args = parser.parse_args(argv)
     if not 3 <= args.cards <= 40:
         parser.error("--cards must be 3 to 40")
     if args.students < 1 or args.poll_interval <= 0 or args.think < 0:
         parser.error("--students must be at least 1, --poll-interval above 0 and --think not negative")
+    if args.hammer_concurrency is None:
+        args.hammer_concurrency = args.students
+    if args.hammer_seconds < 0 or args.hammer_concurrency < 1 or args.hammer_students < 1 or args.hammer_rounds < 1:
+        parser.error("--hammer-seconds must not be negative; --hammer-concurrency, -students, -rounds at least 1")
+    if args.skip_round and args.hammer_seconds <= 0:
+        parser.error("--skip-round needs --hammer-seconds")
+    try:
+        args.watch_pids = [int(p) for p in args.watch_pids.split(",") if p.strip()]
+    except ValueError:
+        parser.error("--watch-pids takes comma-separated numbers")
     args.url = args.url.rstrip("/")
-    return asyncio.run(run(args))
+    result = asyncio.run(run(args))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(result, handle, indent=1, default=str)
+    return 0 if result["ok"] else 1
 
 
 if __name__ == "__main__":
