@@ -167,3 +167,37 @@ def test_a_classroom_round_survives_sigkill_in_the_middle(database):
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
+
+
+def test_two_processes_serve_one_classroom_round_consistently(database):
+    import re
+
+    first_port, second_port = free_port(), free_port()
+    servers = [start_server(database, first_port), start_server(database, second_port)]
+    teacher, ada, ben = Browser(first_port), Browser(first_port), Browser(second_port)
+    try:
+        teacher.post("/teach/register", {"name": "T", "email": "two@school.org", "password": "correct horse 1",
+                                                "confirm": "correct horse 1"}, "/teach/register")
+        page = teacher.post("/teach/rounds/new", {"title": "Two servers", "format": "class_line", "deck": "dinosaurs",
+                                                  "characteristic": "mass", "choice": "all", "count": "3",
+                                                  "hand_size": "4", "turn_seconds": "0", "leaderboard": "every",
+                                                  "teams": "2", "team_mode": "captain"}, "/teach/rounds/new")
+        code = re.search(r'class="join-code"[^>]*>(\w+)<', page).group(1)
+        round_path = re.search(r'action="(/teach/rounds/\d+)/control"', page).group(1)
+        ada.post("/join", {"code": code, "name": "Ada"}, f"/join?code={code}")
+        ben.post("/join", {"code": code, "name": "Ben"}, f"/join?code={code}")
+        assert "Ada" in teacher.get(round_path + "/panel") and "Ben" in teacher.get(round_path + "/panel")
+        teacher.post(round_path + "/control", {"action": "start"}, round_path)
+        ada.post(f"/r/{code}/answer", {"gap": "0"}, f"/r/{code}")
+        ben.post(f"/r/{code}/answer", {"gap": "1"}, f"/r/{code}")
+        panel = teacher.get(round_path + "/panel")
+        assert "Revealed:" in panel and panel.count("<strong>1</strong> vote") == 2  # both answers, one per process
+        boards = [re.search(r'<ol class="leaderboard">.*?</ol>', student.get(f"/r/{code}/panel"), re.DOTALL).group(0)
+                  for student in (ada, ben)]
+        assert boards[0] == boards[1] and "Ada" in boards[0] and "Ben" in boards[0]
+        teacher.post(round_path + "/control", {"action": "next"}, round_path)
+        assert "Card 2 of 3" in ada.get(f"/r/{code}") and "Card 2 of 3" in ben.get(f"/r/{code}")
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGKILL)
+            server.wait()
