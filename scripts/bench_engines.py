@@ -5,7 +5,8 @@ import argparse
 import random
 import time
 
-from webapp.games import cardline, stack
+from webapp.games import cardline, dinoblivion, stack
+from webapp.games.dinoblivion.bots import random_bot
 
 
 def cardline_games(seconds, players=4, hand_size=4, deck=110):
@@ -41,6 +42,24 @@ def stack_games(seconds, players=4):
     return steps, games, time.perf_counter() - start
 
 
+def dinoblivion_games(seconds, mode="duel"):
+    """Play random Dinoblivion games (Duel, or Solo at gatherer) for `seconds`; return (steps, games, elapsed)."""
+    rng = random.Random(0)
+    config = {"mode": "duel", "players": ["P0", "P1"]} if mode == "duel" else \
+        {"mode": "solo", "players": ["P0"], "difficulty": "gatherer"}
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = dinoblivion.new_game(config, games)
+        while not dinoblivion.is_over(state):
+            # The random bot ignores its observation, so none is built here: a step = legal_actions + apply.
+            action = random_bot(None, dinoblivion.legal_actions(state), rng)
+            state = dinoblivion.apply(state, state["turn"], action)
+            steps += 1
+        games += 1
+    return steps, games, time.perf_counter() - start
+
+
 def main():
     """Print steps and games per second for each engine."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -53,6 +72,12 @@ def main():
     steps, games, elapsed = stack_games(args.seconds)
     print(f"stack-o-saurus: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
           f"({steps:,} steps in {games:,} random 4-player games, {steps / games:.0f} steps a game)")
+    steps, games, elapsed = dinoblivion_games(args.seconds)
+    print(f"dinoblivion duel: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
+          f"({steps:,} steps in {games:,} random Duel games, {steps / games:.0f} steps a game)")
+    steps, games, elapsed = dinoblivion_games(args.seconds, mode="solo")
+    print(f"dinoblivion solo: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
+          f"({steps:,} steps in {games:,} random Solo games at gatherer, {steps / games:.0f} steps a game)")
 
 
 if __name__ == "__main__":

@@ -13,9 +13,9 @@ Every game module offers the same protocol:
 States and actions are plain JSON values (dicts, lists, strings, numbers).
 """
 
-from webapp.games import cardline, practice, quiz, stack
+from webapp.games import cardline, dinoblivion, practice, quiz, stack
 from webapp.games.base import IllegalAction, InvalidConfig
 
-GAMES = {"cardline": cardline, "practice": practice, "quiz": quiz, "stack": stack}
+GAMES = {"cardline": cardline, "dinoblivion": dinoblivion, "practice": practice, "quiz": quiz, "stack": stack}
 
 __all__ = ["GAMES", "IllegalAction", "InvalidConfig"]
