@@ -158,6 +158,7 @@ IS_BOTH = frozenset(c for c, h in HALF.items() if h == "both")
 GIVES_RIGHT = frozenset(c for c, h in HALF.items() if h in ("right", "both"))   # a half on the right edge
 GIVES_LEFT = frozenset(c for c, h in HALF.items() if h in ("left", "both"))     # a half on the left edge
 NAME_OF = C.NAME
+BOXED = frozenset(C.CHIEFS + C.ENEMIES + C.STARTING["moon"])  # what can be out of the game, in the box
 
 
 class _Over(Exception):
@@ -238,6 +239,7 @@ def new_game(config, seed):
         rng.shuffle(state["jungle"])
         state["dinos"] = {"left": [levels[1].pop() for _ in range(4)], "right": [levels[2].pop() for _ in range(3)]}
         state["egg_bank"], state["eggs_out"] = eggs[:SOLO_EGGS], eggs[SOLO_EGGS:]
+        state["box"] = state["box"] + list(C.STARTING["moon"])
     state["dinos_out"] = levels[1] + levels[2]
     return state
 
@@ -1317,6 +1319,7 @@ def _floating_enemies(state):
 def observation(state, viewer=None):
     """Return what seat `viewer` (None: a spectator) may see: no hidden card, deck order or egg value."""
     players = []
+    over = is_over(state)
     for index, seat in enumerate(state["seats"]):
         own = viewer == index
         hidden = seat["deck"] if own else seat["deck"] + seat["hand"] + ([seat["cave"]] if seat["cave"] else [])
@@ -1326,6 +1329,8 @@ def observation(state, viewer=None):
             "hand_size": len(seat["hand"]), "deck_size": len(seat["deck"]), "cave": seat["cave"] is not None,
             "discard": list(seat["discard"]), "play": list(seat["play"]), "totems": list(seat["totems"]),
             "trophies": list(seat["trophies"]), "eggs": len(seat["eggs"]), "shown_eggs": list(seat["shown"]),
+            # Face-down eggs are revealed only when the game is over.
+            "revealed_eggs": list(seat["eggs"]) if over else None,
             # The cards of this seat the viewer cannot see (the viewer's own: the deck), as a multiset of kinds.
             "hidden": _kinds(hidden),
             "families": families(owned_cards(seat)), "totem_symbols": totem_symbols(seat),
@@ -1338,7 +1343,7 @@ def observation(state, viewer=None):
         below = Counter(LEVEL[d] for d in pile[:-1])
         dinos[side] = {"top": pile[-1] if pile else None, "below": {"1": below[1], "2": below[2]}}
     face_down = [d for pile in state["dinos"].values() for d in pile[:-1]] + state["dinos_out"]
-    unrevealed = state["egg_bank"] + state["eggs_out"] + [e for seat in state["seats"] for e in seat["eggs"]]
+    unrevealed = state["egg_bank"] + state["eggs_out"] + [e for seat in state["seats"] if not over for e in seat["eggs"]]
     return {
         "game": NAME, "mode": state["mode"], "difficulty": state["difficulty"], "viewer": viewer,
         "phase": state["phase"], "turn": current_player(state), "first": state["first"], "turns": state["turns"],
@@ -1358,7 +1363,7 @@ def observation(state, viewer=None):
         "used_totems": list(state["used_totems"]), "mated": dict(state["mated"]),
         "pending": [dict(step) for step in state["pending"]],
         "end": dict(state["end"]) if state["end"] else None, "outcome": state["outcome"],
-        "over": is_over(state), "result": result(state), "log": list(state["log"]),
+        "over": over, "result": result(state), "log": list(state["log"]),
     }
 
 
@@ -1372,8 +1377,6 @@ def determinise(observation, viewer, rng):
     visible = set(obs["offer"]) | set(obs["destroyed"])
     for p in obs["players"]:
         visible.update(p["discard"], p["play"], p["totems"], p["trophies"])
-        if p["chief"]:
-            visible.add(p["chief"])
     for side in SIDES:
         visible.update(obs["grounds"][side], obs["enemies"][side])
         if obs["dinosaurs"][side]["top"]:
@@ -1424,11 +1427,11 @@ def determinise(observation, viewer, rng):
     eggs = [kind for kind, count in obs["eggs"]["unrevealed"].items() for _ in range(count)]
     rng.shuffle(eggs)
     for seat, p in zip(seats, obs["players"]):
-        seat["eggs"] = [eggs.pop() for _ in range(p["eggs"])]
+        seat["eggs"] = list(p["revealed_eggs"]) if obs["over"] else [eggs.pop() for _ in range(p["eggs"])]
     bank = [eggs.pop() for _ in range(obs["eggs"]["bank"])]
     box = [card for cards in unseen.values() for card in cards]
-    if any(card not in C.CHIEFS and card not in IS_ENEMY for card in box):
-        raise ValueError("The observation does not account for every card.")
+    if any(card not in BOXED for card in box):
+        raise ValueError(f"The observation does not account for every card: {sorted(box)}.")
     return {
         "game": NAME, "mode": obs["mode"], "difficulty": obs["difficulty"],
         "players": [p["name"] for p in obs["players"]], "seed": rng.getrandbits(64), "draws": 0,

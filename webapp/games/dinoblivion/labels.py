@@ -120,7 +120,8 @@ def describe_action(observation, action):
     if kind == "destroy":
         return f"Destroy {_name(card)}"
     if kind == "gain":
-        return f"Gain {_name(card)} from the Hunting Ground"
+        side = observation["pending"][0]["side"] if observation.get("pending") else None
+        return f"Gain {_name(card)} from {GROUND.get(side, 'the Hunting Ground')}"
     if kind == "skip":
         return "Destroy nothing"
     return str(kind)
