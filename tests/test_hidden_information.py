@@ -1,0 +1,156 @@
+"""Hidden information never leaves the server: every game walked move by move, every viewer's pages and JSON.
+
+At every step each seat (and a spectator) fetches everything the app would send it, and nothing it
+may not know — another seat's hand, the deck or draw pile, a face-down value — appears in any of it.
+"""
+
+import json
+import random
+import re
+
+import pytest
+
+from webapp import gameplay
+from webapp.extensions import db
+from webapp.figures import value_text
+from webapp.games import GAMES
+from webapp.models import Game
+
+
+def numbers_in(value):
+    """Every measured value (a float: counts and seats are integers) anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return [n for item in value.values() for n in numbers_in(item)]
+    if isinstance(value, list):
+        return [n for item in value for n in numbers_in(item)]
+    return [value] if isinstance(value, float) else []
+
+
+def browser_of(app, game_id, seat, token):
+    """A test client holding one seat's token in its session, as the browser that sat down there."""
+    client = app.test_client()
+    if seat is not None:
+        with client.session_transaction() as session:
+            session["seats"] = {game_id: {str(seat): token}}
+    return client
+
+
+def start(app, kind, config, seats):
+    with app.app_context():
+        game, tokens = gameplay.create_game(kind, config, seats, mode="table", settings={"characteristic": "mass"})
+        return game.id, tokens
+
+
+def stored_state(app, game_id):
+    with app.app_context():
+        return db.session.get(Game, game_id).state
+
+
+def random_move(app, game_id, rng):
+    """Play one random legal move for whoever is to act; return False once the game is over."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        engine = GAMES[game.kind]
+        if engine.is_over(game.state):
+            return False
+        seat = engine.current_player(game.state)
+        gameplay.act(game, seat, rng.choice(engine.legal_actions(game.state)))
+        return True
+
+
+def cardline_secrets(state, viewer):
+    """Slugs and values a Cardline viewer must not see: other hands, the deck, every value never revealed.
+
+    A misplaced card is shown to everyone with its value before it goes back to a hand when the deck is empty.
+    """
+    revealed = {move["card"] for move in state["history"]}
+    hidden = [card for seat, hand in enumerate(state["hands"]) if seat != viewer for card in hand
+              if card not in revealed] + state["deck"]
+    face_up = state["line"] + state["box"] + sorted(revealed)
+    shown = {state["values"][card] for card in face_up}
+    values = {state["values"][card] for card in state["values"] if card not in face_up} - shown
+    return hidden, values
+
+
+def cardline_bodies(client, game_id, token):
+    """Everything a Cardline seat's browser and API client get: the page and the JSON observation."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    page = client.get(f"/play/cardline/{game_id}", query_string={"seat": 0})
+    api = client.get(f"/api/games/{game_id}", headers=headers)
+    actions = client.get(f"/api/games/{game_id}/actions", headers=headers)
+    return [page.get_data(as_text=True)], [api.get_json(), actions.get_json()]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cardline_never_shows_other_hands_the_deck_or_face_down_values(app, seed):
+    rng = random.Random(seed)
+    with app.app_context():
+        game, tokens = gameplay.create_cardline("dinosaurs", "mass", 4,
+                                                [{"name": n, "kind": "human"} for n in ("Ada", "Ben", "Cy")],
+                                                mode="table", seed=seed)
+        game_id = game.id
+    clients = {seat: browser_of(app, game_id, seat, tokens.get(seat)) for seat in (0, 1, 2, None)}
+    steps = 0
+    while True:
+        state = stored_state(app, game_id)
+        for viewer, client in clients.items():
+            hidden, values = cardline_secrets(state, viewer)
+            pages, documents = cardline_bodies(client, game_id, tokens.get(viewer))
+            for text in pages + [json.dumps(d) for d in documents]:
+                leaked = [card for card in hidden if f'"{card}"' in text or f"/cards/{card}" in text]
+                assert not leaked, f"seat {viewer} was sent {leaked}"
+            for document in documents:
+                assert not set(numbers_in(document)) & values, f"seat {viewer} was sent a face-down value"
+            for page in pages:
+                for value in values:
+                    assert f">{value_text('mass', value, 'metric', [])}<" not in page
+        if not random_move(app, game_id, rng):
+            break
+        steps += 1
+    assert steps > 5
+
+
+STACK_PAGES = ("", "?seat=0", "?seat=1", "?seat=2")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stack_never_shows_other_hands_or_the_draw_pile(app, seed):
+    rng = random.Random(seed)
+    game_id, tokens = start(app, "stack", {"players": ["Ada", "Ben", "Cy"]},
+                            [{"name": n, "kind": "human"} for n in ("Ada", "Ben", "Cy")])
+    clients = {seat: browser_of(app, game_id, seat, tokens.get(seat)) for seat in (0, 1, 2, None)}
+    for _ in range(150):
+        state = stored_state(app, game_id)
+        for viewer, client in clients.items():
+            hidden = [card for seat, hand in enumerate(state["hands"]) if seat != viewer for card in hand]
+            hidden += state["draw"]
+            for suffix in STACK_PAGES:
+                html = client.get(f"/play/stack/{game_id}{suffix}").get_data(as_text=True)
+                leaked = [card for card in hidden if re.search(rf'"{re.escape(card)}"', html)]
+                assert not leaked, f"seat {viewer} was sent {leaked}"
+        if not random_move(app, game_id, rng):
+            break
+
+
+def test_a_class_line_never_shows_the_card_being_placed_before_the_reveal(app, client):
+    from tests.test_classroom import play_started, register, round_of
+
+    register(client)
+    url, code, students = play_started(app, client, count="4")
+    teacher = client
+    state = round_of(app, url).state
+    values, to_place = state["values"], state["cards"]
+    for turn, card in enumerate(to_place):
+        later = to_place[turn:]
+        texts = []
+        for student in students:
+            texts += [student.get(f"/r/{code}").get_data(as_text=True),
+                      student.get(f"/r/{code}/panel").get_data(as_text=True),
+                      student.get(f"/r/{code}/version").get_data(as_text=True)]
+        texts.append(teacher.get(url + "/panel").get_data(as_text=True))
+        for text in texts:
+            for hidden in later:
+                assert f">{value_text('mass', values[hidden], 'metric', [])}<" not in text
+            assert not [c for c in later[1:] if f"/cards/{c}" in text or f'"{c}"' in text]  # cards to come
+        teacher.post(url + "/control", data={"action": "reveal"})
+        teacher.post(url + "/control", data={"action": "next"})
