@@ -13,22 +13,40 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-PAGES = ["/", "/cards/", "/cards/tyrannosaurus", "/timeline", "/timeline?scale=log", "/play/"]
+PAGES = ["/", "/cards/", "/cards/tyrannosaurus", "/timeline", "/timeline?scale=log", "/play/", "/play/cardline/new",
+         "/play/stack/new", "/play/practice/new", "/quiz/new", "/lessons/", "/lessons/deep-time-gaps", "/join",
+         "/teach/login"]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
 def serve_app():
     """Start the app on a temporary SQLite database in a thread; return its base URL."""
+    import logging
+
     from werkzeug.serving import make_server
 
     from webapp import create_app
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
     folder = Path(tempfile.mkdtemp())
     app = create_app({"SECRET_KEY": "page-weight", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'db.sqlite3'}"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}"
+
+
+def cardline_game(base):
+    """Start a Cardline game through the API; return its page's path (as a spectator sees it)."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "Ada"}, {"name": "Ben"}]})
+    request = urllib.request.Request(base + "/api/games", data=body.encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return f"/play/cardline/{json.loads(response.read())['id']}"
 
 
 def visit(page, session, url):
@@ -55,7 +73,7 @@ def main():
     print(f"{'page':28} {'first visit':>16} {'repeat visit':>16}")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, headless=True, args=ARGS)
-        for path in PAGES:
+        for path in [*PAGES, cardline_game(base)]:
             context = browser.new_context()
             page = context.new_page()
             session = context.new_cdp_session(page)
