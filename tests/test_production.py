@@ -201,3 +201,27 @@ def test_two_processes_serve_one_classroom_round_consistently(database):
         for server in servers:
             server.send_signal(signal.SIGKILL)
             server.wait()
+
+
+def test_production_mode_shows_no_debugger_traceback_or_secret(loaded_database_url, monkeypatch):
+    from webapp import create_app
+
+    monkeypatch.setenv("SECRET_KEY", "a-production-secret")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": loaded_database_url})
+
+    def broken():
+        raise RuntimeError("internal detail: /srv/app/secret.py")
+
+    app.add_url_rule("/broken", "broken", broken)
+    client = app.test_client()
+    assert not app.debug and not app.testing
+    failed = client.get("/broken")
+    text = failed.get_data(as_text=True)
+    assert failed.status_code == 500 and "went wrong on our side" in text
+    assert not any(leak in text for leak in ("Traceback", "internal detail", "a-production-secret", "Debugger"))
+    assert client.get("/console").status_code == 404
+    assert "a-production-secret" not in client.get("/healthz").get_data(as_text=True)
+    from webapp.extensions import db
+
+    with app.app_context():
+        db.engine.dispose()
