@@ -36,15 +36,38 @@ def random_bot(observation, actions, rng):
 
 
 def _points(player):
+    """Visible points of a player (its eggs counted at 1.5 each)."""
     return 2 * player["families"] + player["totem_symbols"] + player["dinosaurs"] + 1.5 * (
         player["eggs"] + len(player["shown_eggs"]))
 
 
-def _ahead(observation):
-    """Say whether the observing seat leads on visible points (eggs counted at 1.5)."""
+def _my_kinds(observation):
+    """Every card kind the observing seat owns (deck as a multiset, the rest by sight)."""
+    me = observation["players"][observation["viewer"]]
+    kinds = [kind for kind, count in me["hidden"].items() for _ in range(count)]
+    seen = observation["hand"] + me["discard"] + me["play"] + me["totems"]
+    if observation["cave"]:
+        seen.append(observation["cave"])
+    return kinds + [C.KIND_OF[c] for c in seen]
+
+
+def _families(kinds):
+    return E.families([f"{kind}-1" for kind in kinds])
+
+
+def _lead(observation, extra_points=0):
+    """Return the observing seat's visible lead over its best opponent (0 in Solo)."""
     me = observation["viewer"]
-    mine = _points(observation["players"][me])
-    return all(mine > _points(p) for p in observation["players"] if p["seat"] != me)
+    others = [_points(p) for p in observation["players"] if p["seat"] != me]
+    return _points(observation["players"][me]) + extra_points - max(others) if others else 0
+
+
+def _safe_to_end(observation, extra_points=0):
+    """Say whether ending the game now would likely win: the first player must leave room for a last turn."""
+    if observation["mode"] == "solo":
+        return True
+    needed = 2 if observation["viewer"] == observation["first"] else 0.5
+    return _lead(observation, extra_points) >= needed
 
 
 def _axe(observation, action):
@@ -124,15 +147,38 @@ def greedy_bot(observation, actions, rng):
     useful = _useful(observation, by_type)
     if useful:
         return useful
-    buys = [a for a in by_type.get("buy", ()) if _value(observation["grounds"][a["ground"]][-1]) >= 2]
-    if buys:
-        choice = max(buys, key=lambda a: _value(observation["grounds"][a["ground"]][-1]))
-        if len(observation["grounds"][choice["ground"]]) > 1 or _ahead(observation):
-            return choice
+    buy = _best_buy(observation, by_type.get("buy", ()))
+    if buy:
+        return buy
     hunts = by_type.get("hunt", ())
-    if hunts and (observation["jungle"]["size"] > 6 or _ahead(observation)):
-        return max(hunts, key=lambda a: (_strength(observation, a["card"]), len(observation["grounds"][a["ground"]])))
+    solo = observation["mode"] == "solo"
+    if hunts and not (solo and observation["grounds"]["left"] and observation["grounds"]["right"]) \
+            and (observation["jungle"]["size"] > 8 or _safe_to_end(observation)):
+        return max(hunts, key=lambda a: (_strength(observation, a["card"]), -len(observation["grounds"][a["ground"]])))
     return by_type["end"][0]
+
+
+def _best_buy(observation, buys):
+    """Return the buy worth most (deck value and family points), or None; end the game only when it wins."""
+    if not buys:
+        return None
+    kinds = _my_kinds(observation)
+    families = _families(kinds)
+    last_turn = observation["end"] is not None
+    best, best_score = None, 2 if not last_turn else 0.5
+    for action in buys:
+        pile = observation["grounds"][action["ground"]]
+        card = pile[-1]
+        gained = 2 * (_families(kinds + [C.KIND_OF[card]]) - families)
+        if len(pile) == 1 and not last_turn and observation["mode"] == "duel" \
+                and not _safe_to_end(observation, gained):
+            continue
+        score = (_value(card) if not last_turn else 0) + gained * (3 if last_turn else 1)
+        if len(pile) == 1 and not last_turn and observation["mode"] == "duel":
+            score += 10  # a won game
+        if score >= best_score:
+            best, best_score = action, score
+    return best
 
 
 def _useful(observation, by_type):

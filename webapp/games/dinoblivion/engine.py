@@ -98,6 +98,9 @@ DUEL_EGGS, SOLO_EGGS = 24, 12
 RESOURCES = ("food", "dino", "buddy")
 RESOURCE_WORDS = {"food": "Food", "dino": "Dino tokens", "buddy": "Buddy pawns"}
 USES = ("fight", "left", "right")
+# What empties to trigger the end of a Duel (besides the Jungle): the rulebook's Hunting Grounds, or, as
+# an option, the dinosaur decks (the fan notes' reading, which gives longer games).
+END_TRIGGERS = ("hunting_grounds", "dinosaur_decks")
 
 
 class Power(NamedTuple):
@@ -201,6 +204,10 @@ def new_game(config, seed):
     if not isinstance(players, list) or len(players) != wanted or not all(isinstance(p, str) for p in players):
         raise InvalidConfig("A Duel needs exactly 2 players." if mode == "duel" else "Solo is for exactly 1 player.")
     difficulty = config.get("difficulty", "gatherer") if mode == "solo" else None
+    end_trigger = config.get("end_trigger", END_TRIGGERS[0])
+    if end_trigger not in END_TRIGGERS:
+        raise InvalidConfig("The end of the game comes from the 'hunting_grounds' (the rulebook) or the "
+                            "'dinosaur_decks' (the fan notes' reading).")
     if mode == "solo" and difficulty not in DIFFICULTIES:
         raise InvalidConfig("Choose a difficulty: " + ", ".join(DIFFICULTIES) + ".")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
@@ -220,7 +227,8 @@ def new_game(config, seed):
     chiefs = list(C.CHIEFS)
     rng.shuffle(chiefs)
     state = {
-        "game": NAME, "mode": mode, "difficulty": difficulty, "players": list(players), "seed": seed, "draws": 0,
+        "game": NAME, "mode": mode, "difficulty": difficulty, "end_trigger": end_trigger,
+        "players": list(players), "seed": seed, "draws": 0,
         "phase": "throw" if mode == "duel" else "chief", "turn": 0, "first": 0, "turns": 0,
         "throws": [None] * wanted, "offer": [chiefs.pop(), chiefs.pop()], "box": chiefs,
         "seats": seats, "jungle": jungle, "grounds": {"left": [], "right": []},
@@ -260,7 +268,17 @@ def _rng(state):
     return random.Random(f"{state['seed']}:{state['draws']}")
 
 
+_LOGGED_CARDS = ("card", "via", "dino", "revealed", "destroyed", "enemy")
+
+
 def _log(state, event):
+    """Record a public event. Cards are named by kind: a card seen once may later hide in a deck."""
+    for key in _LOGGED_CARDS:
+        if key in event and event[key] in KIND_OF:
+            event[key] = KIND_OF[event[key]]
+    for key in ("cards", "flipped"):
+        if key in event:
+            event[key] = [KIND_OF[c] for c in event[key]]
     state["log"] = (state["log"] + [event])[-LOG_LENGTH:]
 
 
@@ -1068,7 +1086,7 @@ def _apply_buy(state, player, seat, action):
 
 
 def _check_ground(state, side):
-    if not state["grounds"][side] and state["mode"] == "duel":
+    if not state["grounds"][side] and state["mode"] == "duel" and state["end_trigger"] == "hunting_grounds":
         _trigger_end(state, f"the {side} Hunting Ground is empty")
 
 
@@ -1085,6 +1103,8 @@ def _apply_attack(state, player, seat, action):
         if state["mode"] == "solo":
             _finish(state, {"won": True, "reason": "every dinosaur is defeated"})
         _trigger_end(state, "every dinosaur is defeated")
+    elif not state["dinos"][side] and state["mode"] == "duel" and state["end_trigger"] == "dinosaur_decks":
+        _trigger_end(state, f"the {side} dinosaur deck is empty")
     state["pending"] = [{"kind": "destroy", "from": "hand_play"}] * kind.destroy + \
         [{"kind": "gain", "side": side}] * kind.gain
     _resolve(state, player, Power(food=kind.food, dino=kind.tokens, buddy=kind.buddy, eggs=kind.eggs))
@@ -1345,7 +1365,8 @@ def observation(state, viewer=None):
     face_down = [d for pile in state["dinos"].values() for d in pile[:-1]] + state["dinos_out"]
     unrevealed = state["egg_bank"] + state["eggs_out"] + [e for seat in state["seats"] if not over for e in seat["eggs"]]
     return {
-        "game": NAME, "mode": state["mode"], "difficulty": state["difficulty"], "viewer": viewer,
+        "game": NAME, "mode": state["mode"], "difficulty": state["difficulty"], "end_trigger": state["end_trigger"],
+        "viewer": viewer,
         "phase": state["phase"], "turn": current_player(state), "first": state["first"], "turns": state["turns"],
         "max_turns": MAX_TURNS, "throws": list(state["throws"]), "offer": list(state["offer"]),
         "players": players,
@@ -1433,7 +1454,7 @@ def determinise(observation, viewer, rng):
     if any(card not in BOXED for card in box):
         raise ValueError(f"The observation does not account for every card: {sorted(box)}.")
     return {
-        "game": NAME, "mode": obs["mode"], "difficulty": obs["difficulty"],
+        "game": NAME, "mode": obs["mode"], "difficulty": obs["difficulty"], "end_trigger": obs["end_trigger"],
         "players": [p["name"] for p in obs["players"]], "seed": rng.getrandbits(64), "draws": 0,
         "phase": obs["phase"], "turn": obs["turn"] if obs["turn"] is not None else obs["players"][0]["seat"],
         "first": obs["first"], "turns": obs["turns"], "throws": list(obs["throws"]), "offer": list(obs["offer"]),

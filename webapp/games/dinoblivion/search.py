@@ -1,0 +1,235 @@
+"""A searching computer player for Dinoblivion: flat Monte Carlo over determinised hidden information.
+
+The player sees only its observation. For each decision it samples full states consistent with the
+observation (``engine.determinise``: the other hand and Cave, deck orders, the Jungle, face-down dinosaurs
+and egg values are drawn again), tries each candidate action in the same sampled worlds (common random
+numbers, so candidates are compared on the same luck), plays the rest of this turn and a few more turns with
+the greedy player for both seats, and scores where that leads: the final score difference and the result
+when the game ends within the horizon, else the points on the table (Duel); dinosaurs defeated and Jungle
+left (Solo). Candidates are narrowed by sequential halving: after each phase the worse half is dropped, so
+the promising actions get most of the rollouts. It stops at the think-time limit, or after a fixed number
+of rollouts (deterministic for a given ``rng``).
+"""
+
+import math
+import random
+import time
+
+from webapp.games.base import IllegalAction
+from webapp.games.dinoblivion import engine as E
+from webapp.games.dinoblivion.bots import greedy_bot
+
+THINK_SECONDS = 1.0
+HORIZON = 8            # player turns played out after the current one before a rollout is scored
+WIN_BONUS = 10         # Duel: points a win is worth over the score difference
+SOLO_WIN, SOLO_LOSS = 100, -100
+IGNORED = frozenset({"cave", "uncave"})  # rarely useful, and the greedy rollouts never follow them up
+
+
+# ---------------------------------------------------------------------------------------------------
+# A cheap observation of a sampled state for the greedy player in rollouts.
+
+class _Lazy(dict):
+    """A dict with the cheap parts of an observation; a missing key is loaded (with its neighbours) on first use."""
+
+    def __init__(self, values, load):
+        super().__init__(values)
+        self._load = load
+
+    def __missing__(self, key):
+        loaded = self._load(key)
+        for name, value in loaded.items():
+            self.setdefault(name, value)
+        return loaded[key]
+
+    def get(self, key, default=None):
+        """Return the value of `key` (loading the full observation if needed), or `default`."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+def rollout_view(state, viewer):
+    """Return what `viewer` sees of a sampled state, as ``engine.observation`` would, built lazily.
+
+    The greedy player reads only a few fields; the costly ones (hidden multisets, the log, the result)
+    are computed only if something asks for them.
+    """
+    cache = {}
+
+    def full():
+        if "obs" not in cache:
+            cache["obs"] = E.observation(state, viewer)
+        return cache["obs"]
+
+    def player(index):
+        # Points shown are computed only when the greedy player compares scores; the rest from the full view.
+        def load(key):
+            if key in ("families", "totem_symbols"):
+                seat = state["seats"][index]
+                return {"families": E.families(E.owned_cards(seat)), "totem_symbols": E.totem_symbols(seat)}
+            return full()["players"][index]
+        return load
+
+    players = []
+    for index, seat in enumerate(state["seats"]):
+        players.append(_Lazy({
+            "seat": index, "clan": seat["clan"], "chief": seat["chief"],
+            "food": seat["food"], "dino": seat["dino"], "buddy": seat["buddy"],
+            "hand_size": len(seat["hand"]), "deck_size": len(seat["deck"]), "cave": seat["cave"] is not None,
+            "discard": seat["discard"], "play": seat["play"], "totems": seat["totems"], "trophies": seat["trophies"],
+            "eggs": len(seat["eggs"]), "shown_eggs": seat["shown"], "dinosaurs": len(seat["trophies"]),
+        }, player(index)))
+    dinos = {}
+    for side in E.SIDES:
+        pile = state["dinos"][side]
+        below = sum(E.LEVEL[d] == 1 for d in pile[:-1])
+        dinos[side] = {"top": pile[-1] if pile else None, "below": {"1": below, "2": max(0, len(pile) - 1 - below)}}
+    me = state["seats"][viewer]
+    return _Lazy({
+        "game": E.NAME, "mode": state["mode"], "difficulty": state["difficulty"], "viewer": viewer,
+        "phase": state["phase"], "turn": E.current_player(state), "first": state["first"], "turns": state["turns"],
+        "max_turns": E.MAX_TURNS, "offer": state["offer"], "players": players,
+        "hand": me["hand"], "cave": me["cave"], "grounds": state["grounds"], "dinosaurs": dinos,
+        "jungle": _Lazy({"size": len(state["jungle"]), "setaside": len(state["setaside"])}, lambda key: full()["jungle"]),
+        "enemies": state["enemies"], "strength": state["strength"], "fought": state["fought"],
+        "free_plays": state["free"], "used_totems": state["used_totems"], "mated": state["mated"],
+        "pending": state["pending"], "end": state["end"], "outcome": state["outcome"],
+        "over": E.is_over(state),
+    }, lambda key: full())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rollouts and their value.
+
+def _policy(state, seat, actions, rng):
+    if len(actions) == 1:
+        return actions[0]
+    return greedy_bot(rollout_view(state, seat), actions, rng)
+
+
+def rollout(state, me, rng, horizon=HORIZON, deadline=math.inf):
+    """Play `state` on with the greedy player for every seat for `horizon` more turns; return its value for `me`.
+
+    Return None if the `deadline` (a ``time.perf_counter`` value) passes first.
+    """
+    limit = state["turns"] + horizon
+    while not E.is_over(state) and state["turns"] <= limit:
+        if time.perf_counter() >= deadline:
+            return None
+        seat = state["turn"]
+        state = E.apply(state, seat, _policy(state, seat, E.legal_actions(state), rng))
+    return value(state, me)
+
+
+def value(state, me):
+    """Score a (sampled) state for seat `me`: higher is better."""
+    if state["mode"] == "solo":
+        return _solo_value(state)
+    mine = E.score_breakdown(state, me)
+    theirs = E.score_breakdown(state, 1 - me)
+    diff = mine["total"] - theirs["total"]
+    if E.is_over(state):
+        winners = E.result(state)["winners"]
+        return diff + (0 if len(winners) > 1 else WIN_BONUS if me in winners else -WIN_BONUS)
+    return diff + WIN_BONUS * 0.5 * (diff > 0) - WIN_BONUS * 0.5 * (diff < 0)
+
+
+def _solo_value(state):
+    seat = state["seats"][0]
+    if E.is_over(state):
+        won = state["outcome"]["won"]
+        return (SOLO_WIN + len(state["jungle"])) if won else SOLO_LOSS + 5 * sum(E.LEVEL[d] for d in seat["trophies"])
+    levels = sum(E.LEVEL[d] for d in seat["trophies"])
+    return 5 * levels + 0.5 * len(state["jungle"]) + 0.5 * seat["dino"] + 0.2 * (seat["food"] + seat["buddy"])
+
+
+# ---------------------------------------------------------------------------------------------------
+# The search.
+
+def candidates(observation, legal_actions):
+    """Return the actions worth searching: the greedy choice first, then the others (Cave moves left out)."""
+    kept = [a for a in legal_actions if a["type"] not in IGNORED] or list(legal_actions)
+    return kept
+
+
+def search_move(observation, legal_actions, rng, think_seconds=THINK_SECONDS, iterations=None, horizon=HORIZON):
+    """Choose one of `legal_actions` for the observing seat by flat Monte Carlo over determinised states.
+
+    `observation` is ``engine.observation(state, seat)``: a full state is refused. The search stops after
+    `think_seconds` (None: no time limit) or after `iterations` rollouts (None: no limit), whichever
+    comes first; with only `iterations` it is deterministic for a given `rng`.
+    """
+    if "seats" in observation or "viewer" not in observation:
+        raise TypeError("search_move takes an observation (engine.observation), never a full state.")
+    if think_seconds is None and iterations is None:
+        raise ValueError("Give a think time, a number of rollouts, or both.")
+    start = time.perf_counter()
+    deadline = start + think_seconds if think_seconds is not None else math.inf
+    actions = list(legal_actions)
+    if len(actions) == 1:
+        return actions[0]
+    me = observation["viewer"]
+    greedy = greedy_bot(observation, actions, random.Random(rng.getrandbits(32)))
+    pool = candidates(observation, actions)
+    if greedy not in pool:
+        pool.insert(0, greedy)
+    else:
+        pool.insert(0, pool.pop(pool.index(greedy)))
+    if len(pool) == 1:
+        return pool[0]
+    totals = [0.0] * len(pool)
+    counts = [0] * len(pool)
+    alive = list(range(len(pool)))
+    budget = iterations if iterations is not None else math.inf
+    spent = 0
+    per_rollout = None
+    phases = max(1, math.ceil(math.log2(len(pool))))
+    for phase in range(phases):
+        # Sequential halving: each phase plays an equal share of the rollouts left, then drops the worse half.
+        target, done = None, 0
+        while target is None or done < target:
+            if spent + len(alive) > budget or time.perf_counter() >= deadline:
+                break
+            results = _round(observation, me, [pool[i] for i in alive], rng, horizon, deadline)
+            if results is None:
+                break
+            spent += len(alive)
+            done += 1
+            for i, v in zip(alive, results):
+                totals[i] += v
+                counts[i] += 1
+            if target is None:
+                if per_rollout is None:
+                    per_rollout = max(1e-6, (time.perf_counter() - start) / len(alive))
+                left = min(budget - spent, (deadline - time.perf_counter()) / per_rollout)
+                target = done + int(left / (phases - phase) // len(alive))
+        else:
+            if len(alive) > 1:
+                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
+                alive = sorted(alive[:math.ceil(len(alive) / 2)])
+            continue
+        break
+    best = max(alive, key=lambda i: (totals[i] / counts[i] if counts[i] else -math.inf, -i))
+    return pool[best] if counts[best] else greedy
+
+
+def _round(observation, me, actions, rng, horizon, deadline):
+    """Evaluate every action on one sampled world with the same rollout luck; None if time ran out."""
+    world = E.determinise(observation, me, rng)
+    seed = rng.getrandbits(64)
+    results = []
+    for action in actions:
+        if time.perf_counter() >= deadline:
+            return None
+        try:
+            state = E.apply(world, me, action)
+        except IllegalAction:
+            results.append(-math.inf)
+            continue
+        result = rollout(state, me, random.Random(seed), horizon, deadline)
+        if result is None:
+            return None
+        results.append(result)
+    return results
