@@ -182,6 +182,18 @@ def test_card_list_columns_sources_and_notes():
     assert {by_id[k]["strength"] for k in ("mom", "protectar", "dino_ridar")} == {"variable"}
 
 
+def test_the_rules_page_lists_the_decisions():
+    text = dino.RULES_PATH.read_text(encoding="utf-8")
+    assert text.index("## Where the rulebook is silent, we decided") < text.index("## Icons")
+    for words in ("Action cards cost Food, Clan cards cost Buddy pawns", "12 are worth 1 point", "Workar",
+                  "ready the moment they are played", "Sillia 1 Dino token and 1 Food", "Rage** happens whenever",
+                  "had cards and becomes empty", "dinosaur stack", "never pairs with itself", "1 in 3", "The Cave"):
+        assert words in text, words
+    for words in ("Costs: Action cards", "Rage: the moment you draw the last card", "Mace rule",
+                  "12 worth 1 point, 8 worth 2 and 4 worth 2", "Families: all your Clan cards"):
+        assert words in E.__doc__, words
+
+
 def test_the_rulebooks_example_chief_is_sillia():
     # "destroy his Ami card with his Clan Chief power in order to gain 1 Dino token and 1 Food"
     assert E.CHIEF_POWERS["chief_sillia"] == E.Power(dino=1, food=1)
@@ -1338,3 +1350,81 @@ def test_computer_move_uses_the_app_levels():
     for level in ("easy", "medium", "hard"):
         assert dino.computer_move(state, 0, level, 1, random.Random(1)) in E.legal_actions(state)
     assert play_bots(("greedy",), 3, solo_config())["reason"]
+
+
+def _candidates(state):
+    """A broad superset of actions for the player to move, most of them illegal."""
+    seat = state["seats"][state["turn"]]
+    hand_, play, totems = seat["hand"], seat["play"], seat["totems"]
+    some = hand_ + play[:2] + totems[:2] + ["huntar-1", "nothing"]
+    options = [{}, {"use": "fight"}, {"use": "left"}, {"option": "food"}, {"option": "draw"}, {"option": "dino"},
+               {"tokens": 1, "use": "fight"}, {"tokens": 2, "use": "right"}, {"tokens": 7, "use": "fight"}]
+    out = [{"type": "end"}, {"type": "uncave"}, {"type": "skip"}, {"type": "throw"}]
+    out += [{"type": t, "ground": g} for t in ("buy",) for g in ("left", "right", "up")]
+    out += [{"type": "attack", "side": s} for s in ("left", "right")]
+    out += [{"type": "defeat", "enemy": e} for e in C.ENEMIES]
+    for card in some:
+        out += [{"type": "fight", "card": card}, {"type": "cave", "card": card}, {"type": "destroy", "card": card},
+                {"type": "gain", "card": card}]
+        out += [{"type": "hunt", "card": card, "ground": g} for g in ("left", "right")]
+        out += [{"type": "power", "card": card, **o} for o in options[:3]]
+        out += [{"type": "power", "card": card, "target": t, **o} for t in some[:4] for o in options[:2]]
+        out += [{"type": "power", "card": card, "egg": i} for i in range(2)]
+        out += [{"type": "totem", "card": card, **o} for o in options]
+        for via in hand_ + ["free"]:
+            out += [{"type": "play", "card": card, "via": via, **o} for o in options]
+        out += [{"type": "mate", "cards": [card, other]} for other in some]
+    for pile in state["grounds"].values():
+        out += [{"type": "gain", "card": c} for c in pile]
+    return out
+
+
+def _canonical(state, action):
+    """The instance legal_actions would offer for this action (one card of each kind from a zone)."""
+    seat = state["seats"][state["turn"]]
+
+    def first(card, exclude=None):
+        for zone in (seat["hand"], seat["play"]):
+            if card in zone:
+                return next(c for c in zone if C.KIND_OF[c] == C.KIND_OF[card] and c != exclude)
+        return card
+
+    out = dict(action)
+    for key in ("card", "via", "target"):
+        if key in out and isinstance(out[key], str) and not (key == "card" and out["type"] in ("totem", "gain")):
+            out[key] = first(out[key])
+    if out["type"] == "mate":
+        x, y = action["cards"]
+        x = first(x) if x in seat["hand"] else x
+        y = (first(y, exclude=x) if C.KIND_OF[y] == C.KIND_OF[x] else first(y)) if y in seat["hand"] else y
+        out["cards"] = [x, y]
+    return out
+
+
+def test_check_and_legal_actions_agree():
+    """Whatever the check accepts is offered by legal_actions (up to which copy of a kind), and the reverse."""
+    accepted = 0
+    for seed in range(12):
+        for config in (DUEL, solo_config("hunter")):
+            state = E.new_game(config, seed)
+            rng = random.Random(seed)
+            step = 0
+            while not E.is_over(state):
+                actions = E.legal_actions(state)
+                if step % 3 == 0:
+                    legal = {json.dumps(a, sort_keys=True) for a in actions}
+                    for action in _candidates(state):
+                        try:
+                            E.check(state, state["turn"], action)
+                        except IllegalAction as error:
+                            assert str(error)
+                            assert json.dumps(action, sort_keys=True) not in legal
+                            continue
+                        accepted += 1
+                        if action["type"] == "cave" and state["seats"][state["turn"]]["cave"] and \
+                                C.KIND_OF[state["seats"][state["turn"]]["cave"]] == C.KIND_OF[action["card"]]:
+                            continue  # swapping a card for one of its own kind is allowed but not offered
+                        assert json.dumps(_canonical(state, action), sort_keys=True) in legal, action
+                state = E.apply(state, state["turn"], bots.random_bot(None, actions, rng))
+                step += 1
+    assert accepted > 1000

@@ -1,7 +1,10 @@
 """Dinoblivion (Duel and Solo): the rules engine's protocol, for the app and the computer players.
 
-The rules and the decisions where the rulebook is silent are in engine.py's docstring and rules.md.
+The rules and the decisions where the rulebook is silent are in engine.py's docstring and rules.md
+(RULES_PATH, the Markdown of the app's rules page).
 """
+
+from pathlib import Path
 
 from webapp.games.dinoblivion.bots import BOT_LEVELS, bot_choose
 from webapp.games.dinoblivion.engine import (
@@ -19,7 +22,9 @@ from webapp.games.dinoblivion.engine import (
 )
 from webapp.games.dinoblivion.labels import describe_action
 
-__all__ = ["BOT_LEVELS", "NAME", "apply", "bot_choose", "check", "computer_move", "current_player",
+RULES_PATH = Path(__file__).with_name("rules.md")
+
+__all__ = ["BOT_LEVELS", "NAME", "RULES_PATH", "apply", "bot_choose", "check", "computer_move", "current_player",
            "describe_action", "determinise", "is_over", "legal_actions", "new_game", "observation", "result",
            "score_breakdown"]
 

@@ -58,6 +58,9 @@ rules page, rules.md):
   bought or gained), when the Jungle becomes empty, or when every dinosaur is defeated. Mace rule: if
   it is triggered in the first player's turn, the second player plays one last turn; if in the second
   player's turn, the game ends after it. After 200 turns (100 each) the game ends and is scored.
+  Emptying a Hunting Ground is easy early on, so games between careful players are short; the option
+  ``end_trigger: "dinosaur_decks"`` uses the fan notes' reading instead (a dinosaur deck, not a Hunting
+  Ground, must empty), which gives games of about 50 turns.
 - Score: 2 points a family symbol, 1 a Totem symbol on your Totems in play, 1 a dinosaur, and the eggs.
   Families: all your Clan cards (deck, hand, discard, Cave, play; Chiefs too) are paired, a half on a
   right edge with a half on a left edge of another card; Gogo and Ayla can pair on both sides; a card
@@ -74,7 +77,13 @@ rules page, rules.md):
   shuffled back into the Jungle. An egg is revealed at once and adds that many set-aside cards under
   the Jungle. You win when every dinosaur is defeated. You lose when the Rage, the Volcano or an Enemy
   must flip a card and the Jungle is empty (a hunt only flips what is there; an empty Jungle cannot be
-  hunted), or after 200 turns.
+  hunted), or after 200 turns. The Moon starting cards stay in the box.
+- Gaining a card after a win is not optional when a card can be gained (the rulebook says "gain").
+- What everyone sees: Hunting Grounds (whole piles), discard piles, cards in play, Totems, trophies,
+  Enemies, the revealed dinosaurs, resources, and counts of everything else. Cards a player has seen
+  once but that went back into a deck are only known as a multiset of kinds (the log names kinds, not
+  copies). Nobody sees a deck's order, another player's hand or Cave, the Jungle's order, a face-down
+  dinosaur, or a face-down egg's value.
 """
 
 import random
