@@ -158,6 +158,7 @@ def test_every_count_matches_the_rulebooks_component_list():
     assert sorted(k.name for k in C.KINDS.values() if k.unique) == ["Ayla", "Banana Boost", "Dino Ridar", "Monki",
                                                                       "Zazza"]
     assert sum(C.EGG_COUNTS.values()) == 24
+    assert dict(C.EGG_COUNTS) == {"1": 12, "2": 8, "2i": 4}  # the fan notes' split (a decision, see rules.md)
 
 
 def test_card_list_columns_sources_and_notes():
@@ -412,6 +413,7 @@ def test_gain_a_card_excludes_unique_cards_and_keeps_the_piles_order():
     gains = [a["card"] for a in E.legal_actions(state)]
     assert gains == ["yak-1", "hut-1"]
     refused(state, "UNIQUE", type="gain", card="ayla-1")
+    refused(state, "First choose the card you gain", type="skip")  # gaining is not optional
     state = act(state, type="gain", card="yak-1")
     assert state["grounds"]["left"] == ["ayla-1", "hut-1", "monki-1"]
 
@@ -757,6 +759,10 @@ def test_the_cave_keeps_one_card_across_turns():
     hand(state, 0, ["rotam-1", "yak-1"])
     state = act(state, type="cave", card="rotam-1")
     assert seat0(state)["cave"] == "rotam-1" and seat0(state)["hand"] == ["yak-1"]
+    assert E.observation(state, 0)["cave"] == "rotam-1"
+    for viewer in (1, None):  # the other player and spectators only see that the Cave holds a card
+        obs = E.observation(state, viewer)
+        assert obs["players"][0]["cave"] is True and "rotam-1" not in json.dumps(obs)
     state = act(state, type="cave", card="yak-1")  # exchange
     assert seat0(state)["cave"] == "yak-1" and seat0(state)["hand"] == ["rotam-1"]
     state = act(state, type="end")
@@ -1176,6 +1182,7 @@ def check_observation(state, viewer):
 
 
 ALL_CARDS = Counter(C.ALL_CARDS)
+ALL_CARD_SET = set(C.ALL_CARDS)  # every id is unique, so 126 ids and the right set means each card once
 ALL_EGGS = Counter({kind: count for kind, count in C.EGG_COUNTS.items()})
 
 
@@ -1194,7 +1201,7 @@ def check_invariants(state):
     for zone in SIDED_ZONES:
         for pile in state[zone].values():
             held += pile
-    assert len(held) == len(ALL_CARDS) and Counter(held) == ALL_CARDS, "a card was made or lost"
+    assert len(held) == len(ALL_CARDS) and set(held) == ALL_CARD_SET, "a card was made or lost"
     eggs = state["egg_bank"] + state["eggs_out"] + state["eggs_gone"]
     for seat in state["seats"]:
         eggs += seat["eggs"] + seat["shown"]
@@ -1207,8 +1214,6 @@ def check_invariants(state):
         assert state["end"] is None
     if E.is_over(state):
         assert E.legal_actions(state) == [] and E.result(state) is not None
-    else:
-        assert E.legal_actions(state), "a live game must offer an action"
 
 
 def play_random(config, seed, every_step=None, illegal_every=0):
@@ -1219,6 +1224,7 @@ def play_random(config, seed, every_step=None, illegal_every=0):
         if every_step:
             every_step(state)
         actions = E.legal_actions(state)
+        assert actions, "a live game must offer an action"
         seat = E.current_player(state)
         if illegal_every and steps % illegal_every == 0 and len(state["seats"]) == 2:
             before = json.dumps(state, sort_keys=True)
