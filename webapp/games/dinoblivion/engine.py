@@ -291,12 +291,16 @@ def _log(state, event):
     state["log"] = (state["log"] + [event])[-LOG_LENGTH:]
 
 
-def _clone(state):
-    """Copy every mutable part of the state (the schema is fixed, so this beats copy.deepcopy)."""
+def _clone_seat(p):
+    return {**p, "deck": p["deck"][:], "hand": p["hand"][:], "discard": p["discard"][:], "play": p["play"][:],
+            "totems": p["totems"][:], "trophies": p["trophies"][:], "eggs": p["eggs"][:], "shown": p["shown"][:]}
+
+
+def _clone(state, seat=None):
+    """Copy every mutable part of the state that an action may change (the schema is fixed, so this beats
+    copy.deepcopy): all seats, or only `seat`'s (the other seats are then shared, never changed)."""
     new = dict(state)
-    new["seats"] = [{**p, "deck": p["deck"][:], "hand": p["hand"][:], "discard": p["discard"][:],
-                     "play": p["play"][:], "totems": p["totems"][:], "trophies": p["trophies"][:],
-                     "eggs": p["eggs"][:], "shown": p["shown"][:]} for p in state["seats"]]
+    new["seats"] = [_clone_seat(p) if seat is None or i == seat else p for i, p in enumerate(state["seats"])]
     for key in ("jungle", "throws", "offer", "box", "dinos_out", "setaside", "bottom", "egg_bank", "eggs_out",
                 "eggs_gone", "destroyed", "fought", "used_totems", "pending"):
         new[key] = state[key][:]
@@ -364,7 +368,7 @@ def _destroy_choices(seat, exclude=None):
 # Legal actions.
 
 def legal_actions(state):
-    """Return every action open to the current player."""
+    """Return every action open to the current player (one copy of each kind of card in hand)."""
     phase = state["phase"]
     if phase == "over":
         return []
@@ -376,28 +380,25 @@ def legal_actions(state):
         return _pending_actions(state)
     seat_index = state["turn"]
     seat = state["seats"][seat_index]
-    hand = seat["hand"]
     jungle = bool(state["jungle"])
     uses = USES if jungle else USES[:1]
     actions = [END]
-    clans, plays = [], []
-    for card in _first_of_each_kind(hand):
-        (clans if card in IS_CLAN else plays).append(card)
+    firsts = _first_of_each_kind(seat["hand"])
+    clans = [c for c in firsts if c in IS_CLAN]
+    plays = [c for c in firsts if c not in IS_CLAN]
+    tokens = min(MAX_DINOBLIVION_TOKENS, seat["dino"])
     for card in clans:
+        if strength(state, seat, card) > 0:
+            actions.extend(_FIGHT_HUNT[card] if jungle else _FIGHT[card])
         kind = KIND_OF[card]
-        power = strength(state, seat, card)
-        if power > 0:
-            actions.append(_act("type", "fight", "card", card))
-            if jungle:
-                actions.append(_act("type", "hunt", "card", card, "ground", "left"))
-                actions.append(_act("type", "hunt", "card", card, "ground", "right"))
-        actions.extend(_power_actions(state, seat_index, seat, card, kind, uses))
+        if kind in CHIEF_POWERS or kind in CLAN_POWERS or kind == "neandertar":
+            actions.extend(_power_actions(state, seat_index, seat, card, kind, uses))
         for action_card in plays:
-            actions.extend(_play_actions(seat, action_card, card, uses))
+            actions.extend(_play_actions(action_card, card, tokens, jungle))
     if state["free"] > 0:
         for action_card in plays:
-            actions.extend(_play_actions(seat, action_card, "free", uses))
-    actions.extend(_mate_actions(state, seat))
+            actions.extend(_play_actions(action_card, "free", tokens, jungle))
+    actions.extend(_mate_actions(state, seat, firsts))
     used = state["used_totems"]
     for card in _first_of_each_kind([c for c in seat["totems"] if c not in used]):
         kind = KIND_OF[card]
@@ -413,22 +414,32 @@ def legal_actions(state):
             actions.append(_act("type", "totem", "card", card))
     cave = seat["cave"]
     cave_kind = KIND_OF[cave] if cave else None
-    for card in _first_of_each_kind(hand):
+    for card in firsts:
         if KIND_OF[card] != cave_kind:
-            actions.append(_act("type", "cave", "card", card))
+            actions.append(_CAVE[card])
     if cave:
         actions.append(UNCAVE)
+    strength_now = state["strength"]
     for side in SIDES:
         pile = state["grounds"][side]
         if pile and _affordable(seat, pile[-1]):
-            actions.append(_act("type", "buy", "ground", side))
+            actions.append(_BUY[side])
         dinos = state["dinos"][side]
-        if dinos and side not in state["fought"] and state["strength"] >= STRENGTH[dinos[-1]]:
-            actions.append(_act("type", "attack", "side", side))
+        if dinos and strength_now >= STRENGTH[dinos[-1]] and side not in state["fought"]:
+            actions.append(_ATTACK[side])
         for enemy in state["enemies"][side]:
-            if state["strength"] >= STRENGTH[enemy]:
+            if strength_now >= STRENGTH[enemy]:
                 actions.append(_act("type", "defeat", "enemy", enemy))
     return actions
+
+
+# Per-card action lists built once.
+_FIGHT = {c: [_act("type", "fight", "card", c)] for c in IS_CLAN}
+_FIGHT_HUNT = {c: _FIGHT[c] + [_act("type", "hunt", "card", c, "ground", g) for g in SIDES] for c in IS_CLAN}
+_CAVE = {c: _act("type", "cave", "card", c) for c in C.ALL_CARDS}
+_BUY = {side: _act("type", "buy", "ground", side) for side in SIDES}
+_ATTACK = {side: _act("type", "attack", "side", side) for side in SIDES}
+_PLAYS = {}
 
 
 def _affordable(seat, card):
@@ -459,26 +470,37 @@ def _power_actions(state, seat_index, seat, card, kind, uses):
     return [_act("type", "power", "card", card)]
 
 
-def _play_actions(seat, card, via, uses):
+def _play_actions(card, via, tokens, jungle):
+    """Return the plays of `card` with `via` (a Clan card or "free"); cached, as they depend on little."""
     kind = KIND_OF[card]
+    if kind not in DINOBLIVION:
+        tokens = 0
+    key = (card, via, tokens, jungle)
+    actions = _PLAYS.get(key)
+    if actions is not None:
+        return actions
+    uses = USES if jungle else USES[:1]
     if kind in OPTION_POWERS and card not in IS_TOTEM:
-        return [_act("type", "play", "card", card, "via", via, "option", o) for o in OPTION_POWERS[kind]]
-    if kind in DINOBLIVION:
-        return [_act("type", "play", "card", card, "via", via, "tokens", n, "use", u)
-                for n in range(1, min(MAX_DINOBLIVION_TOKENS, seat["dino"]) + 1) for u in uses]
-    power = ACTION_POWERS.get(kind)
-    if power is not None and power.axe:
-        return [_act("type", "play", "card", card, "via", via, "use", u) for u in uses]
-    return [_act("type", "play", "card", card, "via", via)]
+        actions = [_act("type", "play", "card", card, "via", via, "option", o) for o in OPTION_POWERS[kind]]
+    elif kind in DINOBLIVION:
+        actions = [_act("type", "play", "card", card, "via", via, "tokens", n, "use", u)
+                   for n in range(1, tokens + 1) for u in uses]
+    elif ACTION_POWERS.get(kind, Power()).axe:
+        actions = [_act("type", "play", "card", card, "via", via, "use", u) for u in uses]
+    else:
+        actions = [_act("type", "play", "card", card, "via", via)]
+    _PLAYS[key] = actions
+    return actions
 
 
-def _mate_actions(state, seat):
+def _mate_actions(state, seat, firsts):
     mated = state["mated"]
     hand = seat["hand"]
-    rights = [c for c in _first_of_each_kind([c for c in hand if c in GIVES_RIGHT])]
-    rights += [c for c in seat["play"] if mated.get(c) == "L"]
-    lefts = [c for c in _first_of_each_kind([c for c in hand if c in GIVES_LEFT])]
-    lefts += [c for c in seat["play"] if mated.get(c) == "R"]
+    rights = [c for c in firsts if c in GIVES_RIGHT]
+    lefts = [c for c in firsts if c in GIVES_LEFT]
+    if mated:
+        rights += [c for c in seat["play"] if mated.get(c) == "L"]
+        lefts += [c for c in seat["play"] if mated.get(c) == "R"]
     actions = []
     for x in rights:
         for y in lefts:
@@ -815,7 +837,8 @@ _CHECKERS = {
 def apply(state, player, action):
     """Return the state after `player` takes `action`; the given state is never changed."""
     check(state, player, action)
-    state = _clone(state)
+    # Only the Chief draft (everyone draws) and Neandertar (the opponent's eggs) touch another seat.
+    state = _clone(state, None if action["type"] == "chief" or "egg" in action else player)
     try:
         _APPLIERS[action["type"]](state, player, state["seats"][player], action)
     except _Over:
