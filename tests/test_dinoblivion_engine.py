@@ -1348,7 +1348,7 @@ def test_greedy_beats_random_in_most_games():
         levels = ("greedy", "random") if seed % 2 == 0 else ("random", "greedy")
         winners = play_bots(levels, seed)["winners"]
         wins += winners == [levels.index("greedy")]
-    assert wins / games > 0.7
+    assert wins / games > 0.6  # 31 of these 40 seeds today
 
 
 def test_computer_move_uses_the_app_levels():

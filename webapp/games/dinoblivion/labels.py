@@ -85,7 +85,7 @@ def describe_action(observation, action):
         card_kind = C.KIND_OF[card]
         if "target" in action:
             power = E.CHIEF_POWERS[card_kind]
-            return f"Use {_name(card)}: destroy {_name(action['target'])} to {_effect(power, action.get('use'))}"
+            return f"Use {_name(card)}: destroy {_name(action['target'])}, {_effect(power, action.get('use'))}"
         if "egg" in action:
             return f"Use {_name(card)}: destroy your opponent's egg number {action['egg'] + 1}"
         return f"Use {_name(card)}: {_effect(E.CLAN_POWERS[card_kind], action.get('use'))}"
