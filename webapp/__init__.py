@@ -79,6 +79,7 @@ def create_app(test_config=None):
     from webapp import (
         api,
         auth,
+        dinoblivion_play,
         encyclopedia,
         games_api,
         lessons,
@@ -93,7 +94,8 @@ def create_app(test_config=None):
     )
 
     for blueprint in (main.bp, encyclopedia.bp, api.bp, play.bp, practice.bp, stack_play.bp, games_api.bp,
-                      timeline.bp, timeline.api, auth.bp, teach.bp, student.bp, lessons.bp, quizzes.bp):
+                      timeline.bp, timeline.api, auth.bp, teach.bp, student.bp, lessons.bp, quizzes.bp,
+                      dinoblivion_play.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["plotly_url"] = timeline.plotly_url
     database.init_app(app)

@@ -223,6 +223,43 @@ class NewStackForm(FlaskForm):
         return [self.first.data, self.second.data, self.third.data, self.fourth.data]
 
 
+class DinoblivionSeatForm(Form):
+    """One Dinoblivion seat: a name, and a person or a computer player."""
+
+    name = StringField("Name", validators=[Optional(), Length(max=40, message="Use at most 40 characters.")])
+    kind = SelectField("Played by", default="human", choices=options([
+        ("human", "A person at this screen"), ("remote", "A person on their own device (join code)"),
+        ("easy", "Computer: random"), ("medium", "Computer: greedy"), ("hard", "Computer: searching (strongest)")]))
+
+
+class NewDinoblivionForm(FlaskForm):
+    """Set up a Dinoblivion Duel (2 seats) or Solo game (the first seat)."""
+
+    mode = RadioField("Game", default="duel", choices=options([
+        ("duel", "Duel: 2 players"), ("solo", "Solo: you against the Jungle")]))
+    difficulty = SelectField("Solo difficulty", default="gatherer", choices=options([
+        ("gatherer", "Gatherer (Jungle of 40 cards, easiest)"), ("hunter", "Hunter (36 cards)"),
+        ("warrior", "Warrior (32 cards)"), ("chief", "Chief (28 cards, hardest)")]))
+    end_trigger = SelectField("When a Duel ends", default="hunting_grounds", choices=options([
+        ("hunting_grounds", "Rulebook: a Hunting Ground or the Jungle runs empty"),
+        ("dinosaur_decks", "Fan notes: a dinosaur stack or the Jungle runs empty (longer games)")]))
+    seats = FieldList(FormField(DinoblivionSeatForm), min_entries=2, max_entries=2)
+    submit = SubmitField("Start the game")
+
+    def validate_seats(self, field):
+        kinds = [entry.form.kind.data for entry in field.entries]
+        if self.mode.data == "solo" and kinds[0] not in ("human", "remote"):
+            raise ValidationError("Solo is played by a person: choose a person for the first seat.")
+        if self.mode.data == "duel" and not {"human", "remote"} & set(kinds):
+            raise ValidationError("At least one of the two seats must be a person.")
+
+    def chosen_seats(self):
+        """Return the seats in play (1 for Solo, 2 for a Duel), naming unnamed ones."""
+        used = self.seats.entries[: 1 if self.mode.data == "solo" else 2]
+        return [{"name": (entry.form.name.data or "").strip() or f"Player {index + 1}", "kind": entry.form.kind.data}
+                for index, entry in enumerate(used)]
+
+
 class JoinForm(FlaskForm):
     """Join a game from your own device with the code on the board."""
 

@@ -89,4 +89,4 @@ def place(game_id):
     return redirect(url_for("play.cardline_game", game_id=game.id, _anchor="last-move"))
 
 
-GAME_PAGES = {"cardline": "play.cardline_game", "stack": "stack.game"}
+GAME_PAGES = {"cardline": "play.cardline_game", "stack": "stack.game", "dinoblivion": "dinoblivion.game"}

@@ -1,0 +1,207 @@
+"""Dinoblivion in the browser: Duel at one screen, against the computer or on two devices; Solo."""
+
+import json
+from pathlib import Path
+
+import markdown
+from flask import Blueprint, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from webapp import gameplay
+from webapp.errors import AppError
+from webapp.forms import NewDinoblivionForm
+from webapp.games import dinoblivion
+from webapp.games.dinoblivion import cards as C
+from webapp.play import held_seats, remember_seats
+
+bp = Blueprint("dinoblivion", __name__, url_prefix="/play/dinoblivion")
+
+RULES = Path(dinoblivion.__file__).with_name("rules.md")
+# Buttons are grouped by what they do, in the order a turn usually goes.
+GROUPS = (
+    ("Set-up", ("throw", "chief")),
+    ("Choose", ("destroy", "gain", "skip")),
+    ("Attack", ("attack", "defeat")),
+    ("Add strength to your fight", ("fight",)),
+    ("Play an Action card", ("play",)),
+    ("Use a power", ("power",)),
+    ("Use a Totem", ("totem",)),
+    ("Mate", ("mate",)),
+    ("Hunt", ("hunt",)),
+    ("Buy a card", ("buy",)),
+    ("The Cave", ("cave", "uncave")),
+    ("End your turn", ("end",)),
+)
+
+
+def rules_html():
+    """Return the rules page's Markdown as HTML."""
+    return Markup(markdown.markdown(RULES.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"]))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """Set up a Duel or a Solo game."""
+    form = NewDinoblivionForm()
+    if form.validate_on_submit():
+        seats = form.chosen_seats()
+        config = {"mode": form.mode.data, "players": [seat["name"] for seat in seats],
+                  "end_trigger": form.end_trigger.data}
+        if form.mode.data == "solo":
+            config["difficulty"] = form.difficulty.data
+        game, tokens = gameplay.create_game("dinoblivion", config, seats, mode="table", settings={})
+        remember_seats(game.id, tokens)
+        return redirect(url_for("dinoblivion.game", game_id=game.id))
+    return render_template("dinoblivion/new.html", form=form), 400 if form.errors else 200
+
+
+@bp.get("/rules")
+def rules():
+    """Show how to play, the decisions we took where the rulebook is silent, and the icon reference."""
+    return render_template("dinoblivion/rules.html", rules=rules_html())
+
+
+def card_info(card):
+    """Return the printed facts of a card instance (its kind's row of the card list)."""
+    return C.CARDS[card]
+
+
+def ends_the_game(observation, action):
+    """Say whether taking this card empties a Hunting Ground and so starts the end of a Duel."""
+    if observation["mode"] != "duel" or observation["end_trigger"] != "hunting_grounds" or observation["end"]:
+        return False
+    side = action.get("ground") if action["type"] == "buy" else None
+    if action["type"] == "gain" and observation["pending"]:
+        side = observation["pending"][0].get("side")
+    return side in observation["grounds"] and len(observation["grounds"][side]) == 1
+
+
+def button_label(observation, action):
+    """Label a button, warning when it starts the end of the game."""
+    label = dinoblivion.describe_action(observation, action)
+    if ends_the_game(observation, action):
+        label += " (last card there: this starts the end of the game)"
+    return label
+
+
+def grouped_actions(observation, actions):
+    """Return [(group title, [(label, action JSON)])] for the buttons of the seat to act."""
+    groups = []
+    for title, types in GROUPS:
+        buttons = [(button_label(observation, action), json.dumps(action, sort_keys=True))
+                   for action in actions if action["type"] in types]
+        if buttons:
+            groups.append((title, buttons))
+    return groups
+
+
+def name_of(card):
+    """Name a card given by its id or, as in the log, by its kind."""
+    return C.NAME.get(card) or C.KIND_NAME.get(card) or ""
+
+
+def names_of(cards):
+    """Name a list of cards: "Huntar, Yak and Hut"."""
+    named = [name_of(card) for card in cards or []]
+    return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else (named[0] if named else "nothing")
+
+
+def log_sentence(event, names):
+    """Tell one logged event in words."""
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    card = name_of(event.get("card"))
+    kind = event.get("type")
+    if kind == "turn":
+        return f"Turn {event.get('turn')}: {who} plays."
+    if kind == "throw":
+        return f"{who} threw the Buddy pawns: {event.get('standing')} stood upright."
+    if kind == "tie":
+        return "A tie in the evolution game: throw again."
+    if kind == "hunt":
+        food = f", gaining {event['food']} Food" if event.get("food") else ""
+        return (f"{who} hunted with {card} onto the {event.get('ground')} Hunting Ground: "
+                f"{names_of(event.get('flipped'))}{food}.")
+    if kind == "fight":
+        return f"{who} added {card} to the fight (+{event.get('strength')}, {event.get('total')} in all)."
+    if kind == "attack":
+        revealed = f" {name_of(event['revealed'])} is revealed." if event.get("revealed") else ""
+        return f"{who} defeated the {name_of(event.get('dino')) or 'dinosaur'}!{revealed}"
+    if kind == "defeat":
+        return f"{who} defeated the Enemy {name_of(event.get('enemy'))}."
+    if kind == "mate":
+        return f"{who} mated {names_of(event.get('cards'))}" + (": a new Buddy pawn!" if event.get("buddy") else ".")
+    if kind == "egg":
+        if "value" in event:
+            return f"An egg worth {event['value']} was revealed: {event.get('added', 0)} cards go under the Jungle."
+        return f"{who} gained an egg (face down)."
+    if kind == "rage":
+        return "RAGE! The dinosaurs are enraged and Jungle cards flee onto the Hunting Grounds."
+    if kind == "flip":
+        return f"Onto the {event.get('ground')} Hunting Ground: {names_of(event.get('flipped'))}."
+    if kind == "draw":
+        return f"{who} drew {event.get('count')} card{'' if event.get('count') == 1 else 's'}."
+    if kind == "over":
+        return f"Game over: {event.get('reason', 'the end')}."
+    if kind == "end_triggered":
+        return f"The end has begun: {event.get('reason', '')}."
+    simple = {"chief": f"{who} took {card} as Clan Chief.", "buy": f"{who} bought {card}.",
+              "play": f"{who} played {card}.", "totem": f"{who} used the Totem {card}.",
+              "power": f"{who} used {card}'s power.", "cave": f"{who} put a card in the Cave.",
+              "uncave": f"{who} took the card back from the Cave.", "destroy": f"{who} destroyed {card}.",
+              "gain": f"{who} gained {card}.", "end_turn": f"{who} ended the turn.",
+              "reshuffle": f"{who} shuffled the discard pile into a new deck."}
+    return simple.get(kind, f"{who}: {str(kind).replace('_', ' ')}.")
+
+
+def board_context(game, viewer, error=None):
+    """Return what the board needs: the viewer's observation, its buttons, the log in words."""
+    observation = gameplay.observe(game, viewer)
+    names = [p["name"] for p in observation["players"]]
+    actions = gameplay.legal_actions(game, viewer) if viewer is not None else []
+    return {
+        "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
+        "groups": grouped_actions(observation, actions) if actions else [],
+        "log": [log_sentence(event, names) for event in reversed(observation["log"])],
+        "info": card_info, "join_code": gameplay.join_code_of(game), "open_seats": gameplay.open_seats(game),
+    }
+
+
+@bp.get("/<game_id>")
+def game(game_id):
+    """Show the board: a pass-the-device screen between local players, else this browser's seat."""
+    found = gameplay.get_game(game_id)
+    if found.kind != "dinoblivion":
+        raise AppError(404, "There is no Dinoblivion game with that id.")
+    held = held_seats(found)
+    turn = dinoblivion.current_player(found.state)
+    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
+        return render_template("dinoblivion/pass_device.html", **board_context(found, None), turn=turn)
+    viewer = turn if turn in held else (held[0] if len(held) == 1 else None)
+    return render_template("dinoblivion/board.html", **board_context(found, viewer))
+
+
+def action_from_form(form):
+    """Read the chosen action (a JSON object sent by its button)."""
+    try:
+        action = json.loads(form.get("action", ""))
+    except ValueError:
+        action = None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise AppError(400, "Choose one of the buttons on the board.")
+    return action
+
+
+@bp.post("/<game_id>/act")
+def act(game_id):
+    """Take one action for the seat whose turn it is, if this browser holds it."""
+    found = gameplay.get_game(game_id)
+    seat = request.form.get("seat", "")
+    seat = int(seat) if seat.isdigit() else None
+    if found.kind != "dinoblivion" or seat not in held_seats(found):
+        raise AppError(403, "This browser does not hold that seat in this game.")
+    try:
+        gameplay.act(found, seat, action_from_form(request.form))
+    except AppError as error:
+        return render_template("dinoblivion/board.html", **board_context(found, seat, error.message)), error.status
+    return redirect(url_for("dinoblivion.game", game_id=found.id, seat=seat, _anchor="board"))
