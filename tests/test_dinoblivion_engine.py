@@ -130,6 +130,19 @@ def test_registered():
         assert callable(getattr(dino, name))
 
 
+def test_the_engine_imports_no_app_code():
+    import pathlib
+
+    folder = pathlib.Path(E.__file__).parent
+    for path in folder.glob("*.py"):
+        imports = [line for line in path.read_text(encoding="utf-8").splitlines()
+                   if line.startswith(("import ", "from "))]
+        for line in imports:
+            assert "flask" not in line and "sqlalchemy" not in line, (path.name, line)
+            if "webapp" in line:
+                assert line.startswith(("from webapp.games.base ", "from webapp.games.dinoblivion")), (path.name, line)
+
+
 def test_every_count_matches_the_rulebooks_component_list():
     def counted(group, card_type=None):
         return {k.name: k.qty for k in C.KINDS.values()
@@ -1231,7 +1244,14 @@ def play_random(config, seed, every_step=None, illegal_every=0):
             with pytest.raises(IllegalAction):
                 E.apply(state, 1 - seat, actions[0])
             assert json.dumps(state, sort_keys=True) == before
-        state = E.apply(state, seat, bots.random_bot(None, actions, rng))
+        action = bots.random_bot(None, actions, rng)
+        if steps % 10 == 3:  # a legal action never changes the state it is applied to either
+            before = json.dumps(state, sort_keys=True)
+            after = E.apply(state, seat, action)
+            assert json.dumps(state, sort_keys=True) == before
+            state = after
+        else:
+            state = E.apply(state, seat, action)
         steps += 1
         assert steps < 5000
     if every_step:
@@ -1248,10 +1268,10 @@ def full_check(state):
         check_observation(state, viewer)
 
 
-@pytest.mark.parametrize("block", range(8))
+@pytest.mark.parametrize("block", range(6))
 def test_random_duel_games_keep_every_invariant(block):
     reasons = Counter()
-    for seed in range(block * 100, block * 100 + 100):  # 800 Duel games in all
+    for seed in range(block * 100, block * 100 + 100):  # 600 Duel games in all (a quarter fully checked)
         state = play_random(DUEL, seed, every_step=full_check if seed % 4 == 0 else check_invariants,
                             illegal_every=7)
         reasons[state["outcome"]["reason"]] += 1
@@ -1263,7 +1283,7 @@ def test_random_duel_games_keep_every_invariant(block):
 
 @pytest.mark.parametrize("difficulty", list(E.DIFFICULTIES))
 def test_random_solo_games_keep_every_invariant(difficulty):
-    for seed in range(200):  # 800 Solo games in all
+    for seed in range(150):  # 600 Solo games in all (a quarter fully checked)
         state = play_random(solo_config(difficulty), seed,
                             every_step=full_check if seed % 4 == 0 else check_invariants)
         assert E.result(state)["reason"]
