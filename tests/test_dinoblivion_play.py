@@ -1,0 +1,197 @@
+"""Dinoblivion in the browser: set-up, hot-seat privacy, buttons, refusals with reasons, computer players, join codes."""
+
+import html as html_lib
+import json
+import random
+import re
+
+import pytest
+
+from webapp.extensions import db
+from webapp.games import dinoblivion
+from webapp.models import Game
+
+BUTTON = re.compile(r'<button class="button[^"]*" name="action" value="([^"]+)">([^<]+)</button>')
+
+
+def setup(client, mode="duel", kinds=("human", "human"), difficulty="gatherer", end_trigger="hunting_grounds"):
+    data = {"mode": mode, "difficulty": difficulty, "end_trigger": end_trigger}
+    for index, kind in enumerate(kinds):
+        data[f"seats-{index}-name"] = f"P{index}"
+        data[f"seats-{index}-kind"] = kind
+    response = client.post("/play/dinoblivion/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    return response.headers["Location"]
+
+
+def state_of(app, url):
+    with app.app_context():
+        return db.session.get(Game, url.rsplit("/", 1)[1].split("?")[0]).state
+
+
+def buttons(page):
+    """Return [(action, label)] for the buttons on a board page."""
+    return [(json.loads(html_lib.unescape(value)), html_lib.unescape(label)) for value, label in BUTTON.findall(page)]
+
+
+def press(client, url, seat, action):
+    return client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(action)})
+
+
+def test_new_game_page_offers_both_modes_and_every_difficulty(client):
+    page = client.get("/play/dinoblivion/new").get_data(as_text=True)
+    for text in ("Duel: 2 players", "Solo", "Gatherer", "Hunter", "Warrior", "Chief", "Computer: searching"):
+        assert text in page
+
+
+@pytest.mark.parametrize(("mode", "kinds", "message"), [
+    ("solo", ("medium", "human"), "Solo is played by a person"),
+    ("duel", ("easy", "hard"), "must be a person"),
+    ("chess", ("human", "human"), "Not a valid choice"),
+])
+def test_bad_setup_is_explained_and_starts_nothing(app, client, mode, kinds, message):
+    data = {"mode": mode, "difficulty": "gatherer", "end_trigger": "hunting_grounds"}
+    for index, kind in enumerate(kinds):
+        data[f"seats-{index}-kind"] = kind
+    response = client.post("/play/dinoblivion/new", data=data)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+@pytest.mark.parametrize(("difficulty", "jungle"), [("gatherer", 44), ("hunter", 40), ("warrior", 36), ("chief", 32)])
+def test_solo_at_each_difficulty(app, client, difficulty, jungle):
+    url = setup(client, mode="solo", kinds=("human", "human"), difficulty=difficulty)
+    state = state_of(app, url)
+    assert state["mode"] == "solo" and len(state["players"]) == 1
+    assert len(state["jungle"]) == jungle  # the difficulty's cards and the 4 Enemies
+    page = client.get(url).get_data(as_text=True)
+    assert f"Solo ({difficulty})" in page and buttons(page)
+
+
+def test_hot_seat_shows_a_pass_screen_without_any_hand(app, client):
+    url = setup(client)
+    page = client.get(url).get_data(as_text=True)
+    assert "Pass the device to P0" in page and not buttons(page)
+    state = state_of(app, url)
+    for seat in state["seats"]:
+        for card in seat["hand"] + seat["deck"]:
+            assert card not in page
+    assert "Your hand" not in page
+
+
+def play_to_the_first_turn(client, url):
+    """Throw the pawns and choose Chiefs with the first button each time; return the board page."""
+    for _ in range(8):
+        seat = dinoblivion.current_player(state_of(client.application, url))
+        page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+        options = buttons(page)
+        if options[0][0]["type"] not in ("throw", "chief"):
+            return seat, page
+        assert press(client, url, seat, options[0][0]).status_code == 302
+    raise AssertionError("the set-up did not end")
+
+
+def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(app, client):
+    url = setup(client)
+    seat, page = play_to_the_first_turn(client, url)
+    state = state_of(app, url)
+    offered = [action for action, _ in buttons(page)]
+    def key(action):
+        return json.dumps(action, sort_keys=True)
+
+    assert sorted(map(key, offered)) == sorted(map(key, dinoblivion.legal_actions(state)))
+    assert any(label == "End your turn" for _, label in buttons(page))
+    end = next(action for action, label in buttons(page) if label == "End your turn")
+    assert press(client, url, seat, end).status_code == 302
+    assert state_of(app, url)["turn"] == 1 - seat
+
+
+@pytest.mark.parametrize(("action", "status", "message"), [
+    ({"type": "buy", "ground": "left"}, 409, ""),
+    ({"type": "hunt", "card": "no-such-card", "ground": "left"}, 409, ""),
+    ({"type": "fly"}, 409, ""),
+    ("not json", 400, "Choose one of the buttons"),
+    ([1, 2], 400, "Choose one of the buttons"),
+])
+def test_refused_actions_are_explained_and_change_nothing(app, client, action, status, message):
+    url = setup(client)
+    seat, _ = play_to_the_first_turn(client, url)
+    before = json.dumps(state_of(app, url), sort_keys=True)
+    body = action if isinstance(action, str) else json.dumps(action)
+    response = client.post(url + "/act", data={"seat": str(seat), "action": body})
+    assert response.status_code == status
+    text = response.get_data(as_text=True)
+    assert message in text and 'role="alert"' in text or status == 400
+    assert json.dumps(state_of(app, url), sort_keys=True) == before
+
+
+def test_another_browser_cannot_act(app, client):
+    url = setup(client)
+    seat, page = play_to_the_first_turn(client, url)
+    stranger = app.test_client()
+    response = stranger.post(url + "/act", data={"seat": str(seat), "action": json.dumps(buttons(page)[0][0])})
+    assert response.status_code == 403
+    assert buttons(stranger.get(url).get_data(as_text=True)) == []
+
+
+def test_against_the_computer_it_replies_at_once(app, client):
+    url = setup(client, kinds=("human", "medium"))
+    for _ in range(6):
+        state = state_of(app, url)
+        if state["phase"] not in ("throw", "chief"):
+            break
+        press(client, url, 0, dinoblivion.legal_actions(state)[0])
+    state = state_of(app, url)
+    if state["turn"] == 0:
+        press(client, url, 0, {"type": "end"})
+    assert state_of(app, url)["turn"] == 0  # the computer played its turn and handed back
+    assert "P1" in client.get(url).get_data(as_text=True)
+
+
+def test_two_devices_join_with_a_code(app, client):
+    url = setup(client, kinds=("human", "remote"))
+    code = re.search(r'class="join-code">(\w+)<', client.get(url).get_data(as_text=True)).group(1)
+    other = app.test_client()
+    joined = other.post("/join", data={"code": code, "name": "Bea"})
+    assert joined.status_code == 302 and "/play/dinoblivion/" in joined.headers["Location"]
+    assert state_of(app, url)["players"][1] == "Bea"
+    page = other.get(url).get_data(as_text=True)
+    assert "Bea" in page and "Your clan" in page
+
+
+def test_rules_page_has_the_decisions_and_the_icon_reference(client):
+    page = client.get("/play/dinoblivion/rules").get_data(as_text=True)
+    assert "Where the rulebook is silent" in page or "we decided" in page
+    assert "Totem" in page and "Rage" in page
+
+
+def test_buying_the_last_card_of_a_hunting_ground_warns_that_the_end_begins(app, client):
+    url = setup(client)
+    seat, page = play_to_the_first_turn(client, url)
+    for action, _ in buttons(page):
+        if action["type"] == "hunt":
+            press(client, url, seat, action)
+            break
+    page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+    state = state_of(app, url)
+    for action, label in buttons(page):
+        if action["type"] == "buy":
+            assert ("starts the end of the game" in label) == (len(state["grounds"][action["ground"]]) == 1)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_whole_game_through_the_pages_ends_with_the_scores(app, client, seed):
+    rng = random.Random(seed)
+    url = setup(client, kinds=("human", "easy"), end_trigger="dinosaur_decks")
+    for _ in range(3000):
+        state = state_of(app, url)
+        if dinoblivion.is_over(state):
+            break
+        page = client.get(url, query_string={"seat": 0}).get_data(as_text=True)
+        options = buttons(page)
+        ends = [a for a, _ in options if a["type"] == "end"]
+        action = ends[0] if ends and rng.random() < 0.2 else rng.choice(options)[0]
+        assert press(client, url, 0, action).status_code == 302
+    page = client.get(url).get_data(as_text=True)
+    assert dinoblivion.is_over(state_of(app, url)) and "Game over" in page and "Total" in page
