@@ -780,6 +780,9 @@ async def hammer(args, ssl_context, log):
         cpu = {key: sum(c[key] for c in cpus) / len(cpus) for key in cpus[0] if all(key in c for c in cpus)}
         cpu["client_cpu_s"] = sum(c["client_cpu_s"] for c in cpus)
         cpu["seconds"] = sum(c["seconds"] for c in cpus)
+        if "server_cpu_s" in cpu and figure["requests"]:
+            # Robust to other work on the machine: what one request costs the server, in CPU.
+            cpu["server_cpu_ms_per_request"] = 1000 * sum(c["server_cpu_s"] for c in cpus) / figure["requests"]
         lag = sorted(result["lags"])
         figure.update(cpu=cpu, error_kinds=dict(result["errors"].most_common(10)),
                       loop_lag_ms={"p50": percentile(lag, 50), "p99": percentile(lag, 99)})
@@ -787,11 +790,12 @@ async def hammer(args, ssl_context, log):
     bare = figures[HAMMER_TARGETS[0][0]]["per_second"]
     ratios = {name: (figures[name]["per_second"] / bare if bare else math.nan) for name, *_ in HAMMER_TARGETS[1:]}
     header = (f"{'target':<34} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-              f"{'errors':>6} {'ratio':>6} {'client':>7} {'server':>7} {'machine':>7}")
+              f"{'errors':>6} {'ratio':>6} {'client':>7} {'server':>7} {'machine':>7} {'srv ms/req':>10}")
     print()
     print(f"Closed-loop hammer of {args.url}: {args.hammer_concurrency} connections, {len(students)} students' "
           f"cookies, {args.hammer_rounds} x {args.hammer_seconds:g} s per target (after {args.hammer_warmup:g} s "
-          f"warm-up each), targets taking turns; CPU in cores used on average")
+          f"warm-up each), targets taking turns; CPU in cores used on average (client: this script; server: "
+          f"--watch-pids and descendants; machine: all), and the server's CPU per request")
     print(header)
     print("-" * len(header))
     for name, *_ in HAMMER_TARGETS:
@@ -800,7 +804,8 @@ async def hammer(args, ssl_context, log):
         ratio = ratios.get(name, 1.0)
         print(f"{name:<34} {f['requests']:>8} {f['per_second']:>8.0f} {f['p50_ms']:>8.1f} {f['p95_ms']:>8.1f} "
               f"{f['p99_ms']:>8.1f} {f['max_ms']:>8.1f} {f['errors']:>6} {ratio:>6.2f} {cpu['client_cores']:>7.2f} "
-              f"{cpu.get('server_cores', math.nan):>7.2f} {cpu.get('machine_cores', math.nan):>7.2f}")
+              f"{cpu.get('server_cores', math.nan):>7.2f} {cpu.get('machine_cores', math.nan):>7.2f} "
+              f"{cpu.get('server_cpu_ms_per_request', math.nan):>10.2f}")
         for message, count in f["error_kinds"].items():
             print(f"  {count} x {message}")
     for name, ratio in ratios.items():
