@@ -154,3 +154,34 @@ def test_a_class_line_never_shows_the_card_being_placed_before_the_reveal(app, c
             assert not [c for c in later[1:] if f"/cards/{c}" in text or f'"{c}"' in text]  # cards to come
         teacher.post(url + "/control", data={"action": "reveal"})
         teacher.post(url + "/control", data={"action": "next"})
+
+
+def dinoblivion_secrets(state, viewer):
+    """Card ids a Dinoblivion viewer must not see: other hands and Caves, every deck, the Jungle, face-down dinosaurs."""
+    hidden = list(state["jungle"]) + list(state["setaside"])
+    for index, seat in enumerate(state["seats"]):
+        hidden += seat["deck"]
+        if index != viewer:
+            hidden += seat["hand"] + ([seat["cave"]] if seat["cave"] else [])
+    hidden += [dino for pile in state["dinos"].values() for dino in pile[:-1]] + state["dinos_out"]
+    return hidden
+
+
+@pytest.mark.parametrize(("mode", "seed"), [("duel", 0), ("solo", 2)])
+def test_dinoblivion_never_shows_hands_decks_the_jungle_or_egg_values(app, mode, seed):
+    rng = random.Random(seed)
+    names = ["Ada", "Ben"] if mode == "duel" else ["Ada"]
+    config = {"mode": mode, "players": names, "end_trigger": "dinosaur_decks"}
+    game_id, tokens = start(app, "dinoblivion", config, [{"name": n, "kind": "human"} for n in names])
+    clients = {seat: browser_of(app, game_id, seat, tokens.get(seat)) for seat in [*range(len(names)), None]}
+    for _ in range(80):
+        state = stored_state(app, game_id)
+        over = GAMES["dinoblivion"].is_over(state)
+        for viewer, client in clients.items():
+            html = client.get(f"/play/dinoblivion/{game_id}", query_string={"seat": state["turn"]}).get_data(as_text=True)
+            leaked = [card for card in dinoblivion_secrets(state, viewer) if re.search(rf"\b{re.escape(card)}\b", html)]
+            assert not leaked, f"seat {viewer} was sent {leaked}"
+            if mode == "duel" and not over:
+                assert "worth" not in html  # no face-down egg value
+        if not random_move(app, game_id, rng):
+            break
