@@ -53,6 +53,40 @@ def test_moves_from_any_json_change_nothing_unless_legal(app, client, body, toke
         assert stored(app, game["id"]) == before
 
 
+DINOBLIVION_ACTION = st.fixed_dictionaries(
+    {"type": st.sampled_from(["throw", "chief", "buy", "hunt", "fight", "power", "play", "totem", "mate", "cave",
+                              "uncave", "attack", "defeat", "destroy", "gain", "skip", "end", "x"])},
+    optional={"card": st.sampled_from(["huntar-1", "rotam-2", "chief_bobor-1", "explorar_sun-1", "nope"]) | JSON,
+              "ground": st.sampled_from(["left", "right", "middle"]) | JSON, "side": JSON, "via": JSON,
+              "use": JSON, "option": JSON, "tokens": JSON, "target": JSON, "egg": JSON, "cards": JSON, "enemy": JSON})
+
+
+@FUZZ
+@given(action=DINOBLIVION_ACTION | JSON, seat=st.sampled_from(["0", "1", "2", "-1", "x", ""]))
+def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client, action, seat):
+    from webapp import gameplay
+    from webapp.games import dinoblivion
+
+    with app.app_context():
+        game, tokens = gameplay.create_game("dinoblivion", {"mode": "duel", "players": ["Ada", "Ben"]},
+                                       [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+                                       mode="table", settings={}, seed=3)
+        for _ in range(6):  # through the throw and the Chief draft into the first turn
+            state = game.state
+            if state["phase"] not in ("throw", "chief"):
+                break
+            gameplay.act(game, dinoblivion.current_player(state), dinoblivion.legal_actions(state)[0])
+        game_id = game.id
+    with client.session_transaction() as session:  # this browser holds both seats (hot-seat)
+        session["seats"] = {game_id: {str(seat): token for seat, token in tokens.items()}}
+    before = stored(app, game_id)
+    response = client.post(f"/play/dinoblivion/{game_id}/act", data={"seat": seat, "action": json.dumps(action)})
+    assert response.status_code < 500
+    assert response.status_code in (302, 400, 403, 409)
+    if response.status_code != 302:
+        assert stored(app, game_id) == before
+
+
 @FUZZ
 @given(query=st.dictionaries(st.sampled_from(["q", "deck", "period", "diet", "group", "min_length", "max_mass",
                                               "sort", "order", "page", "per_page", "cards", "scale", "set", "game"]),
