@@ -166,6 +166,36 @@ def test_stack_o_saurus_by_keyboard_and_touch(browser, live_server):
 
 
 @pytest.mark.browser
+def test_dinoblivion_by_keyboard_and_touch(browser, live_server):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(f"{live_server}/play/dinoblivion/new")
+    page.locator("#seats-0-name").fill("Mia")
+    page.locator("#seats-1-kind").select_option("medium")
+    page.get_by_role("button", name="Start the game").tap()
+    throw = page.get_by_role("button", name="Throw your 6 Buddy pawns (the evolution game)")
+    throw.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")  # keyboard
+    for _ in range(3):  # the Chief draft, if it is Mia's pick
+        chief = page.locator("fieldset.action-group", has_text="Set-up").get_by_role("button")
+        if not chief.count():
+            break
+        with page.expect_navigation():
+            chief.first.tap()  # touch
+    page.get_by_role("heading", name="Mia, your turn").wait_for()
+    assert page.locator(".dino-mine .dino-card").count() >= 4  # the hand, each card in words
+    with page.expect_navigation():
+        page.get_by_role("button", name="End your turn").tap()
+    page.get_by_role("heading", name="Mia, your turn").wait_for()  # the computer has played its turn
+    assert "Mia ended the turn." in page.locator(".stack-log").inner_text()
+    assert errors == []
+    phone.close()
+
+
+@pytest.mark.browser
 def test_timeline_renders_offline_without_console_errors(browser, live_server):
     context = browser.new_context()
     outside = []
