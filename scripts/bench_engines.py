@@ -42,10 +42,10 @@ def stack_games(seconds, players=4):
     return steps, games, time.perf_counter() - start
 
 
-def dinoblivion_games(seconds, mode="duel"):
+def dinoblivion_games(seconds, mode="duel", end_trigger="hunting_grounds"):
     """Play random Dinoblivion games (Duel, or Solo at gatherer) for `seconds`; return (steps, games, elapsed)."""
     rng = random.Random(0)
-    config = {"mode": "duel", "players": ["P0", "P1"]} if mode == "duel" else \
+    config = {"mode": "duel", "players": ["P0", "P1"], "end_trigger": end_trigger} if mode == "duel" else \
         {"mode": "solo", "players": ["P0"], "difficulty": "gatherer"}
     steps = games = 0
     start = time.perf_counter()
@@ -74,6 +74,9 @@ def main():
           f"({steps:,} steps in {games:,} random 4-player games, {steps / games:.0f} steps a game)")
     steps, games, elapsed = dinoblivion_games(args.seconds)
     print(f"dinoblivion duel: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
+          f"({steps:,} steps in {games:,} random Duel games, {steps / games:.0f} steps a game)")
+    steps, games, elapsed = dinoblivion_games(args.seconds, end_trigger="dinosaur_decks")
+    print(f"dinoblivion duel, longer end reading: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
           f"({steps:,} steps in {games:,} random Duel games, {steps / games:.0f} steps a game)")
     steps, games, elapsed = dinoblivion_games(args.seconds, mode="solo")
     print(f"dinoblivion solo: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
