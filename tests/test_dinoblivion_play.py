@@ -195,3 +195,8 @@ def test_a_whole_game_through_the_pages_ends_with_the_scores(app, client, seed):
         assert press(client, url, 0, action).status_code == 302
     page = client.get(url).get_data(as_text=True)
     assert dinoblivion.is_over(state_of(app, url)) and "Game over" in page and "Total" in page
+
+
+def test_the_play_page_leads_to_dinoblivion(client):
+    page = client.get("/play/").get_data(as_text=True)
+    assert 'href="/play/dinoblivion/new"' in page
