@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 
 PAGES = ["/", "/cards/", "/cards/tyrannosaurus", "/timeline", "/timeline?scale=log", "/play/", "/play/cardline/new",
          "/play/stack/new", "/play/practice/new", "/quiz/new", "/lessons/", "/lessons/deep-time-gaps", "/join",
-         "/teach/login"]
+         "/teach/login", "/play/dinoblivion/new", "/play/dinoblivion/rules"]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 
