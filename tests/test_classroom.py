@@ -412,11 +412,13 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
 def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
     register(client)
     guesser = app.test_client()
-    for _ in range(20):
+    from webapp.limits import LIMITS
+
+    for _ in range(LIMITS["join"]):
         assert guesser.post("/join", data={"code": "QQQQQ", "name": "Eve"}).status_code == 404
     blocked = guesser.post("/join", data={"code": "QQQQQ", "name": "Eve"})
     assert blocked.status_code == 429 and "Too many wrong tries" in blocked.get_data(as_text=True)
-    for _ in range(10):
+    for _ in range(LIMITS["login"]):
         assert guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "wrong"}).status_code == 400
     locked = guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "correct horse 1"})
     assert locked.status_code == 429
