@@ -31,7 +31,10 @@ a reference latency on the same server in the same run (not counted in "overall"
 
 Errors: every 5xx, every connection error or timeout, and every 4xx other than 409 (a 409 is the
 app's answer to a conflict, e.g. an answer after the reveal: counted and reported apart), and any
-other status a step did not expect. The exit code is 1 if there was any error, if not every answer
+other status a step did not expect; they are counted by kind (HTTP status, or httpx's exception:
+RemoteProtocolError "Server disconnected without sending a response" is the server closing a kept-alive
+connection just as a request was sent on it, ReadTimeout a request not answered within --timeout).
+The exit code is 1 if there was any error, if not every answer
 was accepted, or if the round did not finish before the deadline.
 
 The load generator runs on the same machine as the server in the usual set-up: its own CPU use and
@@ -145,6 +148,7 @@ class Sample:
 class Stats:
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    error_kinds: Counter = field(default_factory=Counter)
     conflicts: Counter = field(default_factory=Counter)
     answers_accepted: int = 0
     answers_refused: int = 0
@@ -180,6 +184,7 @@ class Http:
             response = await self.client.request(method, url, **kwargs)
         except httpx.HTTPError as error:
             seconds = time.perf_counter() - start
+            self.stats.error_kinds[type(error).__name__] += 1
             self.stats.add(Sample(kind, endpoint, None, seconds, True),
                            f"{method} {url}: {type(error).__name__}: {error!s:.150} after {seconds * 1000:.0f} ms")
             return None
@@ -190,6 +195,7 @@ class Http:
         if status == 409:
             self.stats.conflicts[f"{method} {endpoint}: {why(response.text)}"] += 1
         elif error:
+            self.stats.error_kinds[f"HTTP {status}"] += 1
             body = ""
             if method == "POST" and "data" in kwargs:
                 body = " body " + "&".join(f"{k}={'…' if k in ('csrf_token', 'password', 'confirm') else v}"
@@ -502,7 +508,8 @@ class CpuMeter:
 
     def start(self):
         self.wall, self.client = time.perf_counter(), time.process_time()
-        self.machine, self.server = machine_cpu(), tree_cpu(self.pids)
+        self.machine = machine_cpu()
+        self.server = {pid: tree_cpu([pid]) for pid in self.pids}
         return self
 
     def stop(self):
@@ -513,9 +520,11 @@ class CpuMeter:
         if machine and self.machine and machine[1] > self.machine[1]:
             share = (machine[0] - self.machine[0]) / (machine[1] - self.machine[1])
             result["machine_cores"] = share * (os.cpu_count() or 1)
-        server = tree_cpu(self.pids)
-        if server is not None and self.server is not None:
-            result["server_cpu_s"] = server - self.server
+        server = {pid: tree_cpu([pid]) for pid in self.pids}
+        if self.pids and None not in server.values() and None not in self.server.values():
+            # Each watched process with its descendants apart (e.g. gunicorn, PostgreSQL), and their sum.
+            result["server_cpu_s_by_pid"] = {str(pid): server[pid] - self.server[pid] for pid in self.pids}
+            result["server_cpu_s"] = sum(result["server_cpu_s_by_pid"].values())
             result["server_cores"] = result["server_cpu_s"] / wall
         if "machine_cores" in result and "server_cores" in result:
             result["other_cores"] = max(0.0, result["machine_cores"] - result["server_cores"] - result["client_cores"])
@@ -604,7 +613,8 @@ def report(stats, args, students_in, loop_lag, cpu, outcome):
     for message, count in stats.conflicts.most_common():
         print(f"  {count} x {message}")
     errors = sum(s.error for s in stats.samples)
-    print(f"errors: {errors}")
+    print(f"errors: {errors}" + (" (" + ", ".join(f"{kind}: {count}" for kind, count in stats.error_kinds.most_common())
+                                 + ")" if stats.error_kinds else ""))
     for line in stats.errors[:stats.max_error_lines]:
         print(f"  {line}")
     if len(stats.errors) > stats.max_error_lines:
@@ -621,7 +631,8 @@ def report(stats, args, students_in, loop_lag, cpu, outcome):
             "endpoints": {f"{kind}: {endpoint}": summary(samples, duration)
                           for (kind, endpoint), samples in by_endpoint.items()},
             "baseline": summary(baseline, duration) if baseline else None,
-            "statuses": {str(k): v for k, v in statuses.items()}, "errors": errors, "error_lines": stats.errors[:50],
+            "statuses": {str(k): v for k, v in statuses.items()}, "errors": errors,
+            "error_kinds": dict(stats.error_kinds.most_common()), "error_lines": stats.errors[:50],
             "answers_accepted": stats.answers_accepted, "answers_expected": expected,
             "conflicts": sum(stats.conflicts.values()), "outcome": outcome, "cpu": cpu,
             "loop_lag_ms": {"p50": percentile(lag, 50), "p99": percentile(lag, 99), "max": lag[-1] if lag else math.nan}}
@@ -777,12 +788,16 @@ async def hammer(args, ssl_context, log):
     for name, result in results.items():
         figure = summary(result["samples"], result["seconds"])
         cpus = result["cpu"]
-        cpu = {key: sum(c[key] for c in cpus) / len(cpus) for key in cpus[0] if all(key in c for c in cpus)}
+        cpu = {key: sum(c[key] for c in cpus) / len(cpus) for key in cpus[0]
+               if all(isinstance(c.get(key), (int, float)) for c in cpus)}
         cpu["client_cpu_s"] = sum(c["client_cpu_s"] for c in cpus)
         cpu["seconds"] = sum(c["seconds"] for c in cpus)
-        if "server_cpu_s" in cpu and figure["requests"]:
+        if all("server_cpu_s" in c for c in cpus) and figure["requests"]:
             # Robust to other work on the machine: what one request costs the server, in CPU.
             cpu["server_cpu_ms_per_request"] = 1000 * sum(c["server_cpu_s"] for c in cpus) / figure["requests"]
+            cpu["server_cpu_ms_per_request_by_pid"] = {
+                pid: 1000 * sum(c["server_cpu_s_by_pid"][pid] for c in cpus) / figure["requests"]
+                for pid in cpus[0]["server_cpu_s_by_pid"]}
         lag = sorted(result["lags"])
         figure.update(cpu=cpu, error_kinds=dict(result["errors"].most_common(10)),
                       loop_lag_ms={"p50": percentile(lag, 50), "p99": percentile(lag, 99)})

@@ -13,6 +13,11 @@ it afterwards:
   directory, port --pg-port, default settings; run as the postgres user when this runs as root), or
   the one at --postgres-url (the script creates and drops a database of its own there).
 
+Both run gunicorn's gthread worker with --keep-alive 5 (gunicorn's default of 2 s races the students'
+1 s polls once the machine is loaded: a request sent as the server closes the idle connection fails)
+and --worker-connections 4096 (the default 1,000 would stop a single process from accepting once
+1,000 students hold their connections).
+
 The schema and the cards are loaded once before gunicorn starts (as in production), with a random
 SECRET_KEY and DATABASE_URL set for that server only. Against each server scripts/load_classroom.py
 plays one class-line round with N students (joining over max(10, N / --join-rate) seconds, polling
@@ -174,7 +179,7 @@ def one_run(args, setup, students, database_url, watch, out):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "gunicorn", "-w", str(setup["workers"]), "--threads", str(setup["threads"]),
-               "--worker-connections", str(args.worker_connections), "--keep-alive", "2",
+               "--worker-connections", str(args.worker_connections), "--keep-alive", f"{args.keep_alive:g}",
                "-b", f"127.0.0.1:{port}", "webapp:create_app()"]
     with open(out / f"{name}.gunicorn.log", "w") as server_log:
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=server_log, stderr=subprocess.STDOUT)
@@ -226,6 +231,19 @@ def cores(cpu, key):
     return f"{value:.2f}" if isinstance(value, (int, float)) else "–"
 
 
+SHORT_ERRORS = {"RemoteProtocolError": "closed before answering", "ReadTimeout": "timeouts",
+                "ConnectTimeout": "connect timeouts", "ConnectError": "refused", "ReadError": "reset",
+                "PoolTimeout": "client pool timeouts"}
+
+
+def errors(rnd):
+    """The round's error count with its kinds, e.g. "12 (10 closed before answering, 2 HTTP 503)"."""
+    kinds = rnd.get("error_kinds") or {}
+    if not rnd["errors"] or not kinds:
+        return str(rnd["errors"])
+    return f"{rnd['errors']} (" + ", ".join(f"{n} {SHORT_ERRORS.get(k, k)}" for k, n in kinds.items()) + ")"
+
+
 def tables(results):
     lines = ["Classroom round (one teacher, N students joining, polling every second, answering 5 cards):", "",
              ("| Set-up | Students | Joined | Answers | Requests | Throughput | p50 | p95 | p99 | Errors "
@@ -241,7 +259,7 @@ def tables(results):
         lines.append(
             f"| {label} | {rnd['students']} | {rnd['joined']} | {rnd['answers_accepted']} of {rnd['answers_expected']} "
             f"| {o['requests']} | {o['per_second']:.0f} req/s | {ms(o['p50_ms'])} | **{ms(o['p95_ms'])}** "
-            f"| {ms(o['p99_ms'])} | {rnd['errors']} | {ms(poll.get('p95_ms'))} "
+            f"| {ms(o['p99_ms'])} | {errors(rnd)} | {ms(poll.get('p95_ms'))} "
             f"| {cores(cpu, 'server_cores')} / {cores(cpu, 'client_cores')} / {cores(cpu, 'other_cores')} "
             f"| {rnd['outcome']} |")
     lines += ["", ("Closed-loop throughput, N connections, same server and run "
@@ -279,8 +297,12 @@ def per_request(bare, p304, p200):
     costs = [f["cpu"].get("server_cpu_ms_per_request") for f in (bare, p304, p200)]
     if any(c is None for c in costs):
         return "– | –"
-    return (f"{costs[0]:.2f} / {costs[1]:.2f} / {costs[2]:.2f} ms "
-            f"| {costs[0] / costs[1]:.2f} / {costs[0] / costs[2]:.2f}")
+    text = f"{costs[0]:.2f} / {costs[1]:.2f} / {costs[2]:.2f} ms"
+    # The watched processes are gunicorn first, then PostgreSQL: show the database's part.
+    parts = [list(f["cpu"].get("server_cpu_ms_per_request_by_pid", {}).values()) for f in (bare, p304, p200)]
+    if all(len(p) > 1 for p in parts):
+        text += f" (PostgreSQL: {' / '.join(f'{sum(p[1:]):.2f}' for p in parts)})"
+    return f"{text} | {costs[0] / costs[1]:.2f} / {costs[0] / costs[2]:.2f}"
 
 
 def machine():
@@ -307,6 +329,9 @@ def main(argv=None):
     parser.add_argument("--pg-threads", type=int, default=4)
     parser.add_argument("--worker-connections", type=int, default=4096,
                         help="gunicorn --worker-connections (1,000 students keep more than the default 1,000 open)")
+    parser.add_argument("--keep-alive", type=float, default=5.0,
+                        help="gunicorn --keep-alive, seconds: above the students' 1 s poll plus the load generator's "
+                             "own delays (its clients drop a connection idle 1.5 s)")
     parser.add_argument("--start-postgres", action="store_true", help="start a throwaway PostgreSQL server")
     parser.add_argument("--pg-bin", default=None, help="PostgreSQL's bin directory (default: the newest in "
                                                         "/usr/lib/postgresql)")
