@@ -24,15 +24,15 @@ DEFAULT_MATCHES = ("random:greedy", "greedy:search", "search:random")
 
 
 def choose(name, observation, actions, rng, think):
-    """Return (action, seconds spent) for player `name`."""
-    start = time.perf_counter()
+    """Return (action, (wall-clock seconds, CPU seconds) spent) for player `name`."""
+    start, cpu = time.perf_counter(), time.process_time()
     if name == "random":
         action = random_bot(observation, actions, rng)
     elif name == "greedy":
         action = greedy_bot(observation, actions, rng)
     else:
         action = search_move(observation, actions, rng, think_seconds=think)
-    return action, time.perf_counter() - start
+    return action, (time.perf_counter() - start, time.process_time() - cpu)
 
 
 def play(config, seed, names, think):
@@ -80,11 +80,16 @@ def wilson(successes, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _times(times):
+def _times(times, think):
+    """Describe the search player's think times: wall clock (what a player waits) and CPU (what it computed)."""
     if not times:
         return "no searched decisions"
-    return f"search think time per decision: mean {1000 * sum(times) / len(times):.0f} ms, " \
-           f"max {1000 * max(times):.0f} ms over {len(times)} decisions"
+    wall = [w for w, _ in times]
+    cpu = [c for _, c in times]
+    late = sum(w > think + 0.05 for w in wall)
+    return f"search time per decision ({len(times)} decisions): wall clock mean {1000 * sum(wall) / len(wall):.0f} ms, " \
+           f"max {1000 * max(wall):.0f} ms, {late} over {think} s by more than 50 ms; " \
+           f"CPU mean {1000 * sum(cpu) / len(cpu):.0f} ms, max {1000 * max(cpu):.0f} ms"
 
 
 def report_duel(first, second, rows, think):
@@ -100,7 +105,7 @@ def report_duel(first, second, rows, think):
           f"{second} {sum(r['scores'][1] for r in rows) / n:.1f}; average turns {sum(r['turns'] for r in rows) / n:.1f}")
     times = [t for r in rows for t in r["times"]]
     if "search" in (first, second):
-        print(f"  {_times(times)}")
+        print(f"  {_times(times, think)}")
     sys.stdout.flush()
 
 
@@ -111,7 +116,7 @@ def report_solo(name, difficulty, rows, think):
     line = f"Solo {difficulty:8} {name:6}: won {wins}/{n} ({100 * wins / n:.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), " \
            f"average dinosaurs {sum(r['dinosaurs'] for r in rows) / n:.1f}/7, turns {sum(r['turns'] for r in rows) / n:.1f}"
     if name == "search":
-        line += f"; think {think} s, {_times([t for r in rows for t in r['times']])}"
+        line += f"; think {think} s, {_times([t for r in rows for t in r['times']], think)}"
     print(line)
     sys.stdout.flush()
 

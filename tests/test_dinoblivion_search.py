@@ -83,12 +83,31 @@ def test_legal_in_the_set_up_steps():
 
 
 def test_keeps_to_its_think_time(duel_positions, solo_positions):
+    # The machine may be shared: the margin allows for the scheduler, the fake-clock test below is exact.
     think = 0.15
     for state in sample(duel_positions, 6, seed=1) + sample(solo_positions, 3, seed=1):
         start = time.perf_counter()
         action = choose(state, think_seconds=think, iterations=None)
-        assert time.perf_counter() - start < think + 0.1
+        assert time.perf_counter() - start < think + 0.25
         assert action in E.legal_actions(state)
+
+
+def test_looks_at_the_clock_between_every_step(duel_positions, solo_positions, monkeypatch):
+    """With a clock that moves 1 ms per reading, the search stops within a reading or two of its limit."""
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.001
+        return now[0]
+
+    monkeypatch.setattr(S, "clock", clock)
+    used = []
+    for state in sample(duel_positions, 4, seed=3) + sample(solo_positions, 2, seed=3):
+        start = now[0]
+        assert choose(state, think_seconds=0.3, iterations=None) in E.legal_actions(state)
+        used.append(now[0] - start)
+    assert max(used) <= 0.3 + 0.003
+    assert sum(u > 0.25 for u in used) >= 3, "most of these decisions need a search that fills the time"
 
 
 def test_deterministic_for_a_seed_and_a_budget(duel_positions, solo_positions):

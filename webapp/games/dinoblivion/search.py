@@ -20,10 +20,14 @@ from webapp.games.dinoblivion import engine as E
 from webapp.games.dinoblivion.bots import greedy_bot
 
 THINK_SECONDS = 1.0
-HORIZON = 8            # player turns played out after the current one before a rollout is scored
+HORIZON = 8            # Duel: player turns played out after the current one before a rollout is scored
+SOLO_HORIZON = E.MAX_TURNS  # Solo: to the end (the objective is all or nothing)
 WIN_BONUS = 10         # Duel: points a win is worth over the score difference
-SOLO_WIN, SOLO_LOSS = 100, -100
+SOLO_WIN = 100         # Solo: a win over the 10 points of each dinosaur defeated
+CONFIDENCE = 1.0       # how many standard errors a candidate must beat the greedy choice by
 IGNORED = frozenset({"cave", "uncave"})  # rarely useful, and the greedy rollouts never follow them up
+
+clock = time.perf_counter  # the think-time clock (a test may replace it)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -116,7 +120,7 @@ def rollout(state, me, rng, horizon=HORIZON, deadline=math.inf):
     """
     limit = state["turns"] + horizon
     while not E.is_over(state) and state["turns"] <= limit:
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             return None
         seat = state["turn"]
         state = E.apply(state, seat, _policy(state, seat, E.legal_actions(state), rng))
@@ -137,12 +141,10 @@ def value(state, me):
 
 
 def _solo_value(state):
-    seat = state["seats"][0]
-    if E.is_over(state):
-        won = state["outcome"]["won"]
-        return (SOLO_WIN + len(state["jungle"])) if won else SOLO_LOSS + 5 * sum(E.LEVEL[d] for d in seat["trophies"])
-    levels = sum(E.LEVEL[d] for d in seat["trophies"])
-    return 5 * levels + 0.5 * len(state["jungle"]) + 0.5 * seat["dino"] + 0.2 * (seat["food"] + seat["buddy"])
+    progress = 10 * len(state["seats"][0]["trophies"])
+    if E.is_over(state) and state["outcome"]["won"]:
+        return progress + SOLO_WIN
+    return progress
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -154,33 +156,32 @@ def candidates(observation, legal_actions):
     return kept
 
 
-def search_move(observation, legal_actions, rng, think_seconds=THINK_SECONDS, iterations=None, horizon=HORIZON):
+def search_move(observation, legal_actions, rng, think_seconds=THINK_SECONDS, iterations=None, horizon=None):
     """Choose one of `legal_actions` for the observing seat by flat Monte Carlo over determinised states.
 
     `observation` is ``engine.observation(state, seat)``: a full state is refused. The search stops after
     `think_seconds` (None: no time limit) or after `iterations` rollouts (None: no limit), whichever
-    comes first; with only `iterations` it is deterministic for a given `rng`.
+    comes first; with only `iterations` it is deterministic for a given `rng`. `horizon`: the player turns
+    each rollout plays after this one (default: HORIZON in a Duel, to the end in Solo).
     """
     if "seats" in observation or "viewer" not in observation:
         raise TypeError("search_move takes an observation (engine.observation), never a full state.")
     if think_seconds is None and iterations is None:
         raise ValueError("Give a think time, a number of rollouts, or both.")
-    start = time.perf_counter()
+    start = clock()
     deadline = start + think_seconds if think_seconds is not None else math.inf
     actions = list(legal_actions)
     if len(actions) == 1:
         return actions[0]
     me = observation["viewer"]
+    if horizon is None:
+        horizon = SOLO_HORIZON if observation["mode"] == "solo" else HORIZON
     greedy = greedy_bot(observation, actions, random.Random(rng.getrandbits(32)))
-    pool = candidates(observation, actions)
-    if greedy not in pool:
-        pool.insert(0, greedy)
-    else:
-        pool.insert(0, pool.pop(pool.index(greedy)))
+    pool = [greedy] + [a for a in candidates(observation, actions) if a != greedy]
     if len(pool) == 1:
-        return pool[0]
-    totals = [0.0] * len(pool)
-    counts = [0] * len(pool)
+        return greedy
+    # values[i][r]: candidate i's rollout value in round r (one sampled world per round), None if not tried.
+    values = [[] for _ in pool]
     alive = list(range(len(pool)))
     budget = iterations if iterations is not None else math.inf
     spent = 0
@@ -190,29 +191,46 @@ def search_move(observation, legal_actions, rng, think_seconds=THINK_SECONDS, it
         # Sequential halving: each phase plays an equal share of the rollouts left, then drops the worse half.
         target, done = None, 0
         while target is None or done < target:
-            if spent + len(alive) > budget or time.perf_counter() >= deadline:
+            if spent + len(alive) > budget or clock() >= deadline:
                 break
             results = _round(observation, me, [pool[i] for i in alive], rng, horizon, deadline)
             if results is None:
                 break
             spent += len(alive)
             done += 1
-            for i, v in zip(alive, results):
-                totals[i] += v
-                counts[i] += 1
+            tried = dict(zip(alive, results))
+            for i, row in enumerate(values):
+                row.append(tried.get(i))
             if target is None:
                 if per_rollout is None:
-                    per_rollout = max(1e-6, (time.perf_counter() - start) / len(alive))
-                left = min(budget - spent, (deadline - time.perf_counter()) / per_rollout)
+                    per_rollout = max(1e-6, (clock() - start) / len(alive))
+                left = min(budget - spent, (deadline - clock()) / per_rollout)
                 target = done + int(left / (phases - phase) // len(alive))
         else:
-            if len(alive) > 1:
-                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
-                alive = sorted(alive[:math.ceil(len(alive) / 2)])
+            if len(alive) > 2:
+                # The greedy choice stays as the yardstick; the others keep the better half.
+                ranked = sorted(alive[1:], key=lambda i: (-_mean(values[i]), i))
+                alive = [0] + sorted(ranked[:max(1, math.ceil(len(alive) / 2) - 1)])
             continue
         break
-    best = max(alive, key=lambda i: (totals[i] / counts[i] if counts[i] else -math.inf, -i))
-    return pool[best] if counts[best] else greedy
+    best = max(alive, key=lambda i: (_mean(values[i]), -i))
+    return pool[best] if _better(values[best], values[0]) else greedy
+
+
+def _mean(row):
+    tried = [v for v in row if v is not None]
+    return sum(tried) / len(tried) if tried else -math.inf
+
+
+def _better(row, baseline):
+    """Say whether a candidate beats the greedy choice clearly on the worlds both were tried in."""
+    diffs = [v - b for v, b in zip(row, baseline) if v is not None and b is not None]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    return mean > CONFIDENCE * spread / math.sqrt(n)
 
 
 def _round(observation, me, actions, rng, horizon, deadline):
@@ -221,12 +239,12 @@ def _round(observation, me, actions, rng, horizon, deadline):
     seed = rng.getrandbits(64)
     results = []
     for action in actions:
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             return None
         try:
             state = E.apply(world, me, action)
         except IllegalAction:
-            results.append(-math.inf)
+            results.append(-1e9)
             continue
         result = rollout(state, me, random.Random(seed), horizon, deadline)
         if result is None:
