@@ -14,6 +14,7 @@ of rollouts (deterministic for a given ``rng``).
 import math
 import random
 import time
+from collections import Counter
 
 from webapp.games.base import IllegalAction
 from webapp.games.dinoblivion import engine as E
@@ -70,9 +71,12 @@ def rollout_view(state, viewer):
     def player(index):
         # Points shown are computed only when the greedy player compares scores; the rest from the full view.
         def load(key):
+            seat = state["seats"][index]
             if key in ("families", "totem_symbols"):
-                seat = state["seats"][index]
                 return {"families": E.families(E.owned_cards(seat)), "totem_symbols": E.totem_symbols(seat)}
+            if key == "hidden":
+                cards = seat["deck"] if index == viewer else seat["deck"] + seat["hand"] + [c for c in [seat["cave"]] if c]
+                return {"hidden": dict(sorted(Counter(E.KIND_OF[c] for c in cards).items()))}
             return full()["players"][index]
         return load
 
