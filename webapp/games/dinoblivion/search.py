@@ -24,7 +24,8 @@ THINK_SECONDS = 1.0
 HORIZON = 8            # Duel: player turns played out after the current one before a rollout is scored
 SOLO_HORIZON = E.MAX_TURNS  # Solo: to the end (the objective is all or nothing)
 WIN_BONUS = 10         # Duel: points a win is worth over the score difference
-SOLO_WIN = 100         # Solo: a win over the 10 points of each dinosaur defeated
+SOLO_WIN = 100         # Solo: a win, over 10 points for each dinosaur defeated and SOLO_JUNGLE a Jungle card left
+SOLO_JUNGLE = 1.0
 CONFIDENCE = 1.0       # how many standard errors a candidate must beat the greedy choice by
 IGNORED = frozenset({"cave", "uncave"})  # rarely useful, and the greedy rollouts never follow them up
 
@@ -145,7 +146,8 @@ def value(state, me):
 
 
 def _solo_value(state):
-    progress = 10 * len(state["seats"][0]["trophies"])
+    # Dinosaurs defeated, and the Jungle left: it is the clock (an empty Jungle loses).
+    progress = 10 * len(state["seats"][0]["trophies"]) + SOLO_JUNGLE * len(state["jungle"])
     if E.is_over(state) and state["outcome"]["won"]:
         return progress + SOLO_WIN
     return progress
