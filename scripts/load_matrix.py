@@ -1,6 +1,6 @@
 """Run the classroom load test over a matrix of server set-ups and class sizes; print Markdown tables.
 
-    python scripts/load_matrix.py --start-postgres                  # the whole matrix, about 25 minutes
+    python scripts/load_matrix.py --start-postgres                  # the whole matrix, about 22 minutes
     python scripts/load_matrix.py --setups sqlite --students 40     # one cell
 
 For every set-up and class size this script starts the server itself, on a fresh database, and stops
