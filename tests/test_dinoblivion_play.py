@@ -200,3 +200,27 @@ def test_a_whole_game_through_the_pages_ends_with_the_scores(app, client, seed):
 def test_the_play_page_leads_to_dinoblivion(client):
     page = client.get("/play/").get_data(as_text=True)
     assert 'href="/play/dinoblivion/new"' in page
+
+
+def test_the_hard_computer_player_searches_within_its_think_time(app, client, monkeypatch):
+    import webapp.games.dinoblivion as engine_package
+
+    calls = []
+    real_search = engine_package.search_move
+
+    def counted(observation, actions, rng, think_seconds):
+        calls.append(think_seconds)
+        assert "hand" in observation and "seats" not in observation  # it sees an observation, not the state
+        return real_search(observation, actions, rng, think_seconds=think_seconds)
+
+    monkeypatch.setattr(engine_package, "THINK_SECONDS", 0.02)
+    monkeypatch.setattr(engine_package, "search_move", counted)
+    url = setup(client, kinds=("human", "hard"))
+    for _ in range(60):
+        state = state_of(app, url)
+        if state["phase"] not in ("throw", "chief") and state["turn"] == 0:
+            break
+        press(client, url, 0, dinoblivion.legal_actions(state)[0])
+    press(client, url, 0, {"type": "end"})
+    assert calls and set(calls) == {0.02}
+    assert state_of(app, url)["turn"] == 0  # the searching player played its turn and handed back

@@ -21,6 +21,7 @@ from webapp.games.dinoblivion.engine import (
     score_breakdown,
 )
 from webapp.games.dinoblivion.labels import describe_action
+from webapp.games.dinoblivion.search import THINK_SECONDS, search_move
 
 RULES_PATH = Path(__file__).with_name("rules.md")
 
@@ -30,5 +31,11 @@ __all__ = ["BOT_LEVELS", "NAME", "RULES_PATH", "apply", "bot_choose", "check", "
 
 
 def computer_move(state, seat, level, seed, rng):
-    """Return the move of a computer player of `level` ("easy", "medium", "hard"), from its observation only."""
-    return bot_choose(observation(state, seat), legal_actions(state), rng, level)
+    """Return the move of a computer player of `level` ("easy", "medium", "hard"), from its observation only.
+
+    easy plays at random, medium is the greedy player, hard searches for up to THINK_SECONDS a decision.
+    """
+    actions = legal_actions(state)
+    if level == "hard" and len(actions) > 1:
+        return search_move(observation(state, seat), actions, rng, think_seconds=THINK_SECONDS)
+    return bot_choose(observation(state, seat), actions, rng, level)

@@ -215,7 +215,7 @@ def _useful(observation, by_type):
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}
-BOT_LEVELS = {"easy": "random", "medium": "greedy", "hard": "greedy"}
+BOT_LEVELS = {"easy": "random", "medium": "greedy", "hard": "greedy"}  # hard: computer_move searches instead
 
 
 def bot_choose(observation, actions, rng, level):
