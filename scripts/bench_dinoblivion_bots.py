@@ -52,9 +52,10 @@ def play(config, seed, names, think):
 
 def duel_game(job):
     """Play deal `index` of a match with the seats in the order given; return what the tally needs."""
-    first, second, index, seed, think, swap = job
+    first, second, index, seed, think, swap, end_trigger = job
     names = (second, first) if swap else (first, second)
-    result, turns, times = play({"mode": "duel", "players": list(names)}, f"{seed}:{first}:{second}:{index}", names, think)
+    config = {"mode": "duel", "players": list(names), "end_trigger": end_trigger}
+    result, turns, times = play(config, f"{seed}:{first}:{second}:{index}", names, think)
     me = 1 if swap else 0   # the seat `first` plays
     winners = result["winners"]
     outcome = "draw" if len(winners) > 1 else "win" if me in winners else "loss"
@@ -132,6 +133,8 @@ def main(argv=None):
     parser.add_argument("--solo-players", default="greedy,search")
     parser.add_argument("--difficulties", default=",".join(E.DIFFICULTIES))
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--end-trigger", default=E.END_TRIGGERS[0], choices=E.END_TRIGGERS,
+                        help="how a Duel ends: the rulebook's words (hunting_grounds) or the longer reading")
     args = parser.parse_args(argv)
     deals = (args.games + 1) // 2
     matches = [tuple(m.split(":")) for m in args.matches.split(",") if m]
@@ -141,7 +144,8 @@ def main(argv=None):
     started = time.perf_counter()
     with multiprocessing.Pool(args.processes) as pool:
         for first, second in matches:
-            jobs = [(first, second, i, args.seed, args.think, swap) for i in range(deals) for swap in (False, True)]
+            jobs = [(first, second, i, args.seed, args.think, swap, args.end_trigger)
+                    for i in range(deals) for swap in (False, True)]
             report_duel(first, second, pool.map(duel_game, jobs, chunksize=1), args.think)
         if args.solo_games:
             for name in args.solo_players.split(","):
