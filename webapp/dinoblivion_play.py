@@ -12,7 +12,7 @@ from webapp.errors import AppError
 from webapp.forms import NewDinoblivionForm
 from webapp.games import dinoblivion
 from webapp.games.dinoblivion import cards as C
-from webapp.play import held_seats, remember_seats
+from webapp.play import posted_seat, remember_seats, viewer_of
 
 bp = Blueprint("dinoblivion", __name__, url_prefix="/play/dinoblivion")
 
@@ -173,11 +173,9 @@ def game(game_id):
     found = gameplay.get_game(game_id)
     if found.kind != "dinoblivion":
         raise AppError(404, "There is no Dinoblivion game with that id.")
-    held = held_seats(found)
-    turn = dinoblivion.current_player(found.state)
-    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
-        return render_template("dinoblivion/pass_device.html", **board_context(found, None), turn=turn)
-    viewer = turn if turn in held else (held[0] if len(held) == 1 else None)
+    viewer, pass_to = viewer_of(found)
+    if pass_to is not None:
+        return render_template("dinoblivion/pass_device.html", **board_context(found, None), turn=pass_to)
     return render_template("dinoblivion/board.html", **board_context(found, viewer))
 
 
@@ -196,10 +194,7 @@ def action_from_form(form):
 def act(game_id):
     """Take one action for the seat whose turn it is, if this browser holds it."""
     found = gameplay.get_game(game_id)
-    seat = request.form.get("seat", "")
-    seat = int(seat) if seat.isdigit() else None
-    if found.kind != "dinoblivion" or seat not in held_seats(found):
-        raise AppError(403, "This browser does not hold that seat in this game.")
+    seat = posted_seat(found, "dinoblivion")
     try:
         gameplay.act(found, seat, action_from_form(request.form))
     except AppError as error:

@@ -46,6 +46,24 @@ def held_seats(game):
                   if seat is not None)
 
 
+def viewer_of(game):
+    """Return (viewer, pass_to): the seat this browser sees, or the seat to pass the device to first."""
+    held = held_seats(game)
+    turn = gameplay.GAMES[game.kind].current_player(game.state)
+    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
+        return None, turn
+    return (turn if turn in held else (held[0] if len(held) == 1 else None)), None
+
+
+def posted_seat(game, kind):
+    """Return the seat named by the posted form if this browser holds it in a game of `kind`, else refuse."""
+    seat = request.form.get("seat", "")
+    seat = int(seat) if seat.isdigit() else None
+    if game.kind != kind or seat not in held_seats(game):
+        raise AppError(403, "This browser does not hold that seat in this game.")
+    return seat
+
+
 def board_context(game, viewer, form=None, error=None):
     """Return what the Cardline page needs: the viewer's observation and the cards it names."""
     observation = gameplay.observe(game, viewer)
@@ -63,11 +81,9 @@ def board_context(game, viewer, form=None, error=None):
 def cardline_game(game_id):
     """Show the game: a pass-the-device screen in hot-seat, else the board for this browser's seat."""
     game = gameplay.get_game(game_id)
-    held = held_seats(game)
-    turn = gameplay.GAMES["cardline"].current_player(game.state)
-    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
-        return render_template("play/pass_device.html", **board_context(game, None), turn=turn)
-    viewer = turn if turn in held else (held[0] if len(held) == 1 else None)
+    viewer, pass_to = viewer_of(game)
+    if pass_to is not None:
+        return render_template("play/pass_device.html", **board_context(game, None), turn=pass_to)
     return render_template("play/cardline.html", **board_context(game, viewer))
 
 

@@ -6,7 +6,7 @@ from webapp import gameplay
 from webapp.errors import AppError
 from webapp.forms import NewStackForm
 from webapp.games import stack
-from webapp.play import held_seats, remember_seats
+from webapp.play import posted_seat, remember_seats, viewer_of
 
 bp = Blueprint("stack", __name__, url_prefix="/play/stack")
 
@@ -80,11 +80,9 @@ def game(game_id):
     found = gameplay.get_game(game_id)
     if found.kind != "stack":
         raise AppError(404, "There is no Stack-O-Saurus game with that id.")
-    held = held_seats(found)
-    turn = stack.current_player(found.state)
-    if turn in held and len(held) > 1 and request.args.get("seat") != str(turn):
-        return render_template("stack/pass_device.html", **page_context(found, None), turn=turn)
-    viewer = turn if turn in held else (held[0] if len(held) == 1 else None)
+    viewer, pass_to = viewer_of(found)
+    if pass_to is not None:
+        return render_template("stack/pass_device.html", **page_context(found, None), turn=pass_to)
     return render_template("stack/table.html", **page_context(found, viewer))
 
 
@@ -108,10 +106,7 @@ def action_from_form(form):
 def act(game_id):
     """Take one action for the seat whose turn it is, if this browser holds it."""
     found = gameplay.get_game(game_id)
-    seat = request.form.get("seat", "")
-    seat = int(seat) if seat.isdigit() else None
-    if found.kind != "stack" or seat not in held_seats(found):
-        raise AppError(403, "This browser does not hold that seat in this game.")
+    seat = posted_seat(found, "stack")
     try:
         gameplay.act(found, seat, action_from_form(request.form))
     except AppError as error:
