@@ -99,7 +99,8 @@ def report_duel(first, second, rows, think):
     draws = sum(r["outcome"] == "draw" for r in rows)
     losses = n - wins - draws
     lo, hi = wilson(wins, n)
-    print(f"Duel {first} vs {second}: {n} games (seats swapped on each deal), think {think} s")
+    thinking = f", search think time {think} s" if "search" in (first, second) else ""
+    print(f"Duel {first} vs {second}: {n} games (each deal twice, seats swapped){thinking}")
     print(f"  {first} wins {wins} ({100 * wins / n:.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), "
           f"draws {draws} ({100 * draws / n:.0f}%), losses {losses} ({100 * losses / n:.0f}%)")
     print(f"  average score {first} {sum(r['scores'][0] for r in rows) / n:.1f}, "

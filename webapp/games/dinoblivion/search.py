@@ -3,12 +3,16 @@
 The player sees only its observation. For each decision it samples full states consistent with the
 observation (``engine.determinise``: the other hand and Cave, deck orders, the Jungle, face-down dinosaurs
 and egg values are drawn again), tries each candidate action in the same sampled worlds (common random
-numbers, so candidates are compared on the same luck), plays the rest of this turn and a few more turns with
-the greedy player for both seats, and scores where that leads: the final score difference and the result
-when the game ends within the horizon, else the points on the table (Duel); dinosaurs defeated and Jungle
-left (Solo). Candidates are narrowed by sequential halving: after each phase the worse half is dropped, so
-the promising actions get most of the rollouts. It stops at the think-time limit, or after a fixed number
-of rollouts (deterministic for a given ``rng``).
+numbers, so candidates are compared on the same luck), plays on with the greedy player for every seat, and
+scores where that leads. Duel: rollouts play the rest of this turn and HORIZON more turns; the value is the
+score difference plus a bonus for the result if the game ended, else for the lead. Solo: rollouts play to
+the end; the value is the dinosaurs defeated, the Jungle left and a large bonus for a win.
+
+Candidates are narrowed by sequential halving (after each phase the worse half is dropped, so the promising
+actions get most of the rollouts). The greedy player's own choice is the yardstick: it is never dropped, and
+another action is played only if it beats it on the same worlds by CONFIDENCE standard errors, so with little
+time the player falls back on the greedy choice rather than on noise. It stops at the think-time limit (the clock is read
+before every rollout step), or after a number of rollouts (then deterministic for a given ``rng``).
 """
 
 import math
@@ -157,9 +161,8 @@ def _solo_value(state):
 # The search.
 
 def candidates(observation, legal_actions):
-    """Return the actions worth searching: the greedy choice first, then the others (Cave moves left out)."""
-    kept = [a for a in legal_actions if a["type"] not in IGNORED] or list(legal_actions)
-    return kept
+    """Return the actions worth searching: all but the Cave moves (unless nothing else is left)."""
+    return [a for a in legal_actions if a["type"] not in IGNORED] or list(legal_actions)
 
 
 def search_move(observation, legal_actions, rng, think_seconds=THINK_SECONDS, iterations=None, horizon=None):
