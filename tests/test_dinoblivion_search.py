@@ -161,7 +161,7 @@ def test_rollout_view_reads_like_the_observation(duel_positions, solo_positions)
         seat = E.current_player(state)
         full = E.observation(state, seat)
         view = S.rollout_view(state, seat)
-        for key in ("hand", "strength", "free_plays", "fought", "grounds", "enemies", "mode", "turn"):
+        for key in ("hand", "strength", "free_plays", "fought", "grounds", "enemies", "mode", "end_trigger", "turn"):
             assert view[key] == full[key]
         assert view["jungle"]["size"] == full["jungle"]["size"]
         for mine, theirs in zip(view["players"], full["players"]):

@@ -101,7 +101,8 @@ def rollout_view(state, viewer):
         dinos[side] = {"top": pile[-1] if pile else None, "below": {"1": below, "2": max(0, len(pile) - 1 - below)}}
     me = state["seats"][viewer]
     return _Lazy({
-        "game": E.NAME, "mode": state["mode"], "difficulty": state["difficulty"], "viewer": viewer,
+        "game": E.NAME, "mode": state["mode"], "difficulty": state["difficulty"], "end_trigger": state["end_trigger"],
+        "viewer": viewer,
         "phase": state["phase"], "turn": E.current_player(state), "first": state["first"], "turns": state["turns"],
         "max_turns": E.MAX_TURNS, "offer": state["offer"], "players": players,
         "hand": me["hand"], "cave": me["cave"], "grounds": state["grounds"], "dinosaurs": dinos,
