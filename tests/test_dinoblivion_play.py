@@ -215,7 +215,7 @@ def test_the_hard_computer_player_searches_within_its_think_time(app, client, mo
 
     monkeypatch.setattr(engine_package, "THINK_SECONDS", 0.02)
     monkeypatch.setattr(engine_package, "search_move", counted)
-    url = setup(client, kinds=("human", "hard"))
+    url = setup(client, kinds=("human", "hard"), end_trigger="dinosaur_decks")
     for _ in range(60):
         state = state_of(app, url)
         if state["phase"] not in ("throw", "chief") and state["turn"] == 0:
@@ -223,4 +223,6 @@ def test_the_hard_computer_player_searches_within_its_think_time(app, client, mo
         press(client, url, 0, dinoblivion.legal_actions(state)[0])
     press(client, url, 0, {"type": "end"})
     assert calls and set(calls) == {0.02}
-    assert state_of(app, url)["turn"] == 0  # the searching player played its turn and handed back
+    state = state_of(app, url)
+    # the searching player played its turn and handed back (or, rarely, its turn ended the game)
+    assert state["turn"] == 0 or dinoblivion.is_over(state)
