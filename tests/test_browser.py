@@ -256,13 +256,23 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
     for card in range(3):
         for page in students:
             page.locator("form.place-form").wait_for(timeout=5000)  # appears without a reload
+            navigations = []
+
+            def navigated(frame, navigations=navigations):
+                navigations.append(frame.url)
+
+            page.on("framenavigated", navigated)
             if page.context.browser and page.viewport_size["width"] < 500:
                 page.locator("label.gap").first.tap()
                 page.get_by_role("button", name="Place card").tap()
             else:
                 page.locator("label.hand-card").first.click()
-                with page.expect_navigation():
-                    page.locator("label.gap").first.click()
+                page.locator("label.gap").first.click()
+            # The answer went by fetch: the panel changed in place, focus on its news, no page load.
+            page.locator("form.place-form").wait_for(state="detached", timeout=5000)
+            assert page.evaluate("document.activeElement.closest('#live') !== null")
+            page.remove_listener("framenavigated", navigated)
+            assert navigations == []
         for page in students:
             page.get_by_text("Wait for the next card").wait_for(timeout=5000)
         teacher.get_by_role("button", name="Next card").click()

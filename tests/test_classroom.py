@@ -409,6 +409,25 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
     assert app.test_client().get(f"/r/{code}/version").status_code == 403
 
 
+def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    etag = ada.get(f"/r/{code}/version").headers["ETag"]
+    live = {"X-Live-Panel": "1"}
+    placed = ada.post(f"/r/{code}/answer", data={"gap": "0"}, headers=live)
+    html = placed.get_data(as_text=True)
+    assert placed.status_code == 200 and placed.headers["X-Panel"] == "1"
+    assert "Your answer is in" in html and "<html" not in html and "<form" not in html
+    again = ada.post(f"/r/{code}/answer", data={"gap": "1"}, headers=live)
+    assert again.status_code == 409 and again.headers["X-Panel"] == "1"
+    assert "already answered" in again.get_data(as_text=True) and "<html" not in again.get_data(as_text=True)
+    # The poll stays quiet: the answer's own reply already brought the new panel.
+    assert ada.get(f"/r/{code}/version", headers={"If-None-Match": etag}).status_code == 304
+    with app.app_context():
+        assert db.session.query(Answer).count() == 1
+    stranger = app.test_client().post(f"/r/{code}/answer", data={"gap": "0"}, headers=live)
+    assert stranger.status_code == 403 and "X-Panel" not in stranger.headers  # the page reloads to say why
+
+
 def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
     register(client)
     guesser = app.test_client()

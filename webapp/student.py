@@ -178,5 +178,20 @@ def answer(code):
         if student is None or student.removed:
             raise
         db.session.refresh(rnd)
-        return render_template("student/round.html", **panel_context(rnd, student, error=error.message)), error.status
+        return answered_view(rnd, student, error.message, error.status)
+    if live_request():
+        return answered_view(rnd, student)
     return redirect(url_for("student.round_page", code=rnd.code))
+
+
+def live_request():
+    """Say whether the live page sent this (by fetch) and wants only the panel back."""
+    return request.headers.get("X-Live-Panel") == "1"
+
+
+def answered_view(rnd, student, error=None, status=200):
+    """Return the student's view after an answer: the panel for the live page, else the whole page."""
+    if live_request():
+        html = render_template("student/_panel.html", **panel_context(rnd, student, csrf=False, error=error))
+        return html, status, {"X-Panel": "1"}
+    return render_template("student/round.html", **panel_context(rnd, student, error=error)), status

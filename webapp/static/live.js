@@ -53,6 +53,45 @@
     }
   }
 
+  // An answer goes by fetch and the server sends back the new panel: one request instead of a
+  // post, a page load and a panel fetch. Without JavaScript the same form posts and reloads.
+  live.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-live-submit]")) return;
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    const button = form.querySelector("button[type=submit], button:not([type])");
+    if (button) button.disabled = true;
+    try {
+      const response = await fetch(form.action, {
+        method: "POST", body: new FormData(form), headers: { "X-Live-Panel": "1" },
+      });
+      if (response.headers.get("X-Panel") !== "1") {
+        location.reload();  // not a panel (taken out of the round, say): the page shows why
+        return;
+      }
+      await swapPanel(response);
+      const status = live.querySelector("[role=alert], .big-status, h2");
+      if (status) {
+        status.tabIndex = -1;
+        status.focus();
+      }
+    } catch (error) {
+      if (button) button.disabled = false;
+      let failed = form.querySelector(".send-failed");
+      if (!failed) {
+        failed = document.createElement("p");
+        failed.className = "notice send-failed";
+        failed.setAttribute("role", "alert");
+        form.append(failed);
+      }
+      failed.textContent = "No connection: your answer was not sent. Press the button again.";
+    } finally {
+      busy = false;
+    }
+  });
+
   fillTokens();
   setInterval(poll, 1000);
   setInterval(() => {
