@@ -394,21 +394,17 @@ async def student(http, args, rnd, number, joined, stats, rng):
     etag = None
     answered_turns: set[int] = set()
     answering: dict[int, asyncio.Task] = {}
-    state = {"token": token, "etag_reset": False}
 
     async def answer(turn, gaps, card):
         await asyncio.sleep(rng.uniform(0, args.think))
-        data = {"gap": str(rng.choice(gaps)), "csrf_token": state["token"]}
+        data = {"gap": str(rng.choice(gaps)), "csrf_token": token}
         if card:
             data["card"] = card
+        # As live.js does: the answer goes by fetch and its reply is the new panel (no page load).
         response = await http.request("answer", "POST /r/<code>/answer", "POST", f"/r/{code}/answer",
-                                      expect=(302,), data=data)
-        if response is not None and response.status_code == 302:
+                                      expect=(200,), data=data, headers={"X-Live-Panel": "1"})
+        if response is not None and response.status_code == 200:
             stats.answers_accepted += 1
-            page = await follow(http, "page", "GET /r/<code> (after answer)", response)
-            if page is not None and page.status_code == 200:
-                state["token"] = meta_csrf(page.text) or state["token"]
-            state["etag_reset"] = True  # a new page load: the live view starts without an ETag
         else:
             stats.answers_refused += 1
 
@@ -420,8 +416,6 @@ async def student(http, args, rnd, number, joined, stats, rng):
             if now < next_poll:
                 await asyncio.sleep(next_poll - now)
             next_poll = max(next_poll + args.poll_interval, time.perf_counter())
-            if state["etag_reset"]:
-                etag, state["etag_reset"] = None, False
             headers = {"If-None-Match": etag} if etag else {}
             # As live.js does: poll the tiny version; fetch the panel only when the view changed.
             version = await http.request("poll", "GET /r/<code>/version", "GET", f"/r/{code}/version",

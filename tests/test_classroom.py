@@ -5,6 +5,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from webapp import create_app
 from webapp.classrooms import now
@@ -386,14 +387,60 @@ def test_scores_do_not_move_before_the_reveal(app, teacher):
     from webapp.games import classline
     first, _ = classline.right_gaps(rnd.state)
     ada.post(f"/r/{code}/answer", data={"gap": str(first)})
-    board = re.findall(r"<strong>(\w+)</strong>: (\d+)", ben.get(f"/r/{code}/panel").get_data(as_text=True))
-    assert all(points == "0" for _, points in board)
+    panel = ben.get(f"/r/{code}/panel").get_data(as_text=True)
+    assert "No points yet" in panel and not re.findall(r"<strong>(\w+)</strong>: (\d+)", panel)
     with app.app_context():
         assert db.session.query(Answer).one().correct is None
     ben.post(f"/r/{code}/answer", data={"gap": str(first)})
     cy.post(f"/r/{code}/answer", data={"gap": str(first)})
     board = dict(re.findall(r"<strong>(\w+)</strong>: (\d+)", ben.get(f"/r/{code}/panel").get_data(as_text=True)))
     assert board == {"Ada": "1", "Ben": "1", "Cy": "1"}
+
+
+def test_panels_share_what_every_student_sees_once_per_round_version(app, teacher):
+    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        panels = [s.get(f"/r/{code}/panel").get_data(as_text=True) for s in students]
+        card_reads = [s for s in statements if "FROM cards" in s]
+        assert len(card_reads) == 1  # the first panel read the cards; the others reused them
+        rnd = round_of(app, url)
+        name = re.search(r'mini-name">([^<]+)<', panels[0]).group(1)
+        assert all(name in panel for panel in panels)
+        for student in students:
+            student.post(f"/r/{code}/answer", data={"gap": "0"})
+        statements.clear()
+        revealed = students[0].get(f"/r/{code}/panel").get_data(as_text=True)
+        assert round_of(app, url).version > rnd.version and "Wait for the next card" in revealed
+        assert [s for s in statements if "FROM cards" in s]  # a new version: read afresh
+    finally:
+        with app.app_context():
+            event.remove(db.engine, "before_cursor_execute", count)
+
+
+def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teacher):
+    url, code, (ada, ben) = play_started(app, teacher)
+    rnd = round_of(app, url)
+    from webapp.games import classline
+    first, _ = classline.right_gaps(rnd.state)
+    ada.post(f"/r/{code}/answer", data={"gap": str(first)})
+    ben.post(f"/r/{code}/answer", data={"gap": str(first)})
+    etag = ben.get(f"/r/{code}/version").headers["ETag"]
+    assert "<strong>Ada</strong>: 1" in ben.get(f"/r/{code}/panel").get_data(as_text=True)
+    with app.app_context():
+        ada_id = db.session.query(Student).filter_by(nickname="Ada").one().id
+    teacher.post(f"{url}/students/{ada_id}", data={"action": "rename", "value": "Ada Lovelace"})
+    assert ben.get(f"/r/{code}/version", headers={"If-None-Match": etag}).status_code == 200
+    panel = ben.get(f"/r/{code}/panel").get_data(as_text=True)
+    assert "<strong>Ada Lovelace</strong>: 1" in panel
+    teacher.post(f"{url}/students/{ada_id}", data={"action": "remove"})
+    assert "Ada Lovelace" not in ben.get(f"/r/{code}/panel").get_data(as_text=True)
 
 
 def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teacher):

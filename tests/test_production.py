@@ -194,7 +194,7 @@ def test_two_processes_serve_one_classroom_round_consistently(database):
         assert "Revealed:" in panel and panel.count("<strong>1</strong> vote") == 2  # both answers, one per process
         boards = [re.search(r'<ol class="leaderboard">.*?</ol>', student.get(f"/r/{code}/panel"), re.DOTALL).group(0)
                   for student in (ada, ben)]
-        assert boards[0] == boards[1] and "Ada" in boards[0] and "Ben" in boards[0]
+        assert boards[0] == boards[1] and ("Ada" in boards[0]) != ("Ben" in boards[0])  # one of two places was right
         teacher.post(round_path + "/control", {"action": "next"}, round_path)
         assert "Card 2 of 3" in ada.get(f"/r/{code}") and "Card 2 of 3" in ben.get(f"/r/{code}")
     finally:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 import pandas as pd
 from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from webapp import gameplay, nicknames
@@ -419,11 +420,17 @@ def student_action(rnd, student_id, action, value=None):
         student.extra_seconds = value
     else:
         raise AppError(400, "Unknown action for a student.")
+    if action != "extra_time":
+        # Others see the change (leaderboard, captain): a new round version makes their views refresh.
+        flag_modified(rnd, "settings")
     try:
         db.session.commit()
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, "Another student in this round has that nickname.") from error
+    except StaleDataError as error:
+        db.session.rollback()
+        raise AppError(409, "The round moved on at that moment. Please try again.") from error
 
 
 def answers_frame(rnd):
@@ -474,11 +481,15 @@ def leaderboard(rnd):
 
 
 def top_students(rnd, limit=5):
-    """Return the `limit` best students as (nickname, points), ranked in the database."""
-    points = func.coalesce(func.sum(case((Answer.correct.is_(True), 1), else_=0)), 0).label("points")
+    """Return the `limit` best students with a point or more as (nickname, points), ranked in the database.
+
+    Points change only at a reveal, which changes the round's version: students' panels can keep
+    this per version (a student who joins has no points, so cannot change it).
+    """
+    points = func.count(Answer.id).label("points")
     rows = db.session.execute(
-        select(Student.nickname, points).outerjoin(Answer, Answer.student_id == Student.id)
-        .where(Student.round_id == rnd.id, Student.removed.is_(False))
+        select(Student.nickname, points).join(Answer, Answer.student_id == Student.id)
+        .where(Student.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
         .group_by(Student.id, Student.nickname).order_by(points.desc(), Student.nickname).limit(limit))
     return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
 

@@ -1,6 +1,6 @@
 """The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
 
-from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, select
 
 from webapp import classrooms, gameplay, limits
@@ -62,38 +62,72 @@ def join():
     return render_template("play/join.html", form=form), 400 if form.errors else 200
 
 
-def panel_context(rnd, student, csrf=True, error=None):
-    """Return what a student's live panel shows."""
-    context = {"round": rnd, "student": student, "error": error, "csrf": csrf,
-               "periods": {p.position: p for p in all_periods()}, "form": PlaceForm(formdata=None),
-               "key": rnd.settings["characteristic"], "seconds_left": classrooms.seconds_left(rnd, student)}
+SHARED_VIEWS_KEPT = 256
+
+
+def shared_view(rnd, team=None):
+    """Return the part of a student's panel that every student of the round (or team) sees alike.
+
+    Kept per round version, because 400 students fetch their panels in the same second after every
+    reveal. The version changes with every change of the round, so an entry is never stale; it is
+    a cache, never the truth: each app fills its own, and empties it when full.
+    """
+    views = current_app.extensions.setdefault("shared_views", {})
+    key = (rnd.id, rnd.code, rnd.version, team)
+    view = views.get(key)
+    if view is None:
+        view = build_shared_view(rnd, team)
+        if len(views) >= SHARED_VIEWS_KEPT:
+            views.clear()
+        views[key] = view
+    return view
+
+
+def build_shared_view(rnd, team):
+    """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
     board_mode = rnd.settings.get("leaderboard", "every")
-    visible = board_mode == "every" or (board_mode == "end" and rnd.status == "finished")
-    context.update(me={"points": classrooms.points_of(student)},
-                   leaderboard=classrooms.top_students(rnd) if visible else None)
+    visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
     if rnd.format == "class_line":
         observation = classline.observation(rnd.state)
-        turn = rnd.state["turn"]
-        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id, turn=turn).one_or_none()
         last = observation["last_reveal"]
-        last_mine = last and db.session.query(Answer).filter_by(
-            round_id=rnd.id, student_id=student.id, turn=last["turn"]).one_or_none()
         slugs = [e["card"] for e in observation["line"]] + [observation["current"], last and last["card"]]
-        context.update(obs=observation, mine=mine, last=last, last_mine=last_mine,
-                       cards=gameplay.cards_by_slug([s for s in slugs if s]))
     elif rnd.format == "quiz":
-        observation = livequiz.observation(rnd.state)
-        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id,
-                                                  turn=rnd.state["turn"]).one_or_none()
-        context.update(obs=observation, mine=mine)
+        observation, slugs = livequiz.observation(rnd.state), []
     else:
-        observation = cardline.observation(rnd.state, student.team)
-        turn = cardline.turn_number(rnd.state)
-        mine = db.session.query(Answer).filter_by(round_id=rnd.id, student_id=student.id, turn=turn).one_or_none()
+        observation = cardline.observation(rnd.state, team)
+        slugs = gameplay.observation_slugs(observation)
+    periods = all_periods()
+    cards = gameplay.cards_by_slug([s for s in slugs if s])
+    for instance in [*periods, *cards.values()]:
+        db.session.expunge(instance)
+    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
+            "leaderboard": classrooms.top_students(rnd) if visible else None}
+
+
+def answer_on(answers, turn):
+    """Return the student's answer on `turn` as {"correct": True/False/None (not judged yet)}, or None."""
+    return {"correct": answers[turn]} if turn in answers else None
+
+
+def panel_context(rnd, student, csrf=True, error=None):
+    """Return what a student's live panel shows."""
+    answers = dict(db.session.execute(select(Answer.turn, Answer.correct).where(
+        Answer.round_id == rnd.id, Answer.student_id == student.id)).all())
+    context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
+               "key": rnd.settings["characteristic"], "seconds_left": classrooms.seconds_left(rnd, student),
+               "me": {"points": sum(1 for correct in answers.values() if correct)},
+               **shared_view(rnd, student.team if rnd.format == "team" else None)}
+    observation = context["obs"]
+    if rnd.format == "class_line":
+        last = observation["last_reveal"]
+        context.update(mine=answer_on(answers, observation["turn"]), last=last,
+                       last_mine=last and answer_on(answers, last["turn"]))
+    elif rnd.format == "quiz":
+        context.update(mine=answer_on(answers, rnd.state["turn"]))
+    else:
         captain = classrooms.captain(rnd, student.team)
-        context.update(obs=observation, mine=mine, captain=captain,
-                       can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id),
-                       cards=gameplay.cards_by_slug(gameplay.observation_slugs(observation)))
+        context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain,
+                       can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id))
     return context
 
 
@@ -124,6 +158,16 @@ VERSION_QUERY = (
 )
 
 
+def poll_connection():
+    """Return a connection for one read-only statement."""
+    connection = db.engine.connect()
+    if db.engine.dialect.name == "postgresql":
+        # In autocommit no BEGIN and no ROLLBACK go to the server: two round trips fewer. (SQLite
+        # opens no transaction for a SELECT anyway, and switching its mode costs a PRAGMA.)
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+    return connection
+
+
 @bp.get("/r/<code>/version")
 def version(code):
     """Answer cheaply whether the student's view changed (polled every second; 304 when not).
@@ -132,9 +176,7 @@ def version(code):
     """
     code = (code or "").upper()
     token = session.get("rounds", {}).get(code)
-    # One statement needs no transaction: in autocommit no BEGIN and no ROLLBACK go to the database,
-    # two round trips fewer on PostgreSQL.
-    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+    with poll_connection() as connection:
         row = connection.execute(VERSION_QUERY, {"code": code, "token_hash": classrooms.token_hash(token or "")}
                                  ).one_or_none()
     if row is None or row.removed:
