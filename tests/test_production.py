@@ -113,6 +113,23 @@ def test_an_unreachable_database_gets_a_clear_503_and_the_app_recovers(app, clie
     assert client.get("/healthz").status_code == 200
 
 
+def test_connections_a_restarted_database_dropped_are_replaced_by_themselves(app, client, databases):
+    from sqlalchemy.engine import make_url
+
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if url.get_backend_name() != "postgresql":
+        pytest.skip("an embedded SQLite file has no server connections to lose")
+    assert client.get("/cards/").status_code == 200  # the pool holds a connection now
+    # What a server restart or failover does to the pool: every connection is cut.
+    databases.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      f"WHERE datname = '{url.database}' AND pid <> pg_backend_pid()")
+    first = client.get("/cards/", headers={"Accept": "application/json"})
+    assert first.status_code in (200, 503)
+    if first.status_code == 503:
+        assert "database cannot be reached" in first.get_json()["error"]
+    assert [client.get("/cards/").status_code for _ in range(3)] == [200, 200, 200]
+
+
 class Browser:
     """A tiny HTTP client with cookies and CSRF tokens, like one browser tab."""
 

@@ -52,7 +52,6 @@ def create_app(test_config=None):
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
-        SQLALCHEMY_ENGINE_OPTIONS={},
         AUTO_INIT_DB=True,
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -64,10 +63,6 @@ def create_app(test_config=None):
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
-    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        # A server's connections can die (restart, failover): test each before use. An embedded
-        # SQLite file's cannot, and the test cost a query on every request.
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **app.config["SQLALCHEMY_ENGINE_OPTIONS"]}
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 

@@ -84,6 +84,9 @@ def init_app(app):
     def handle_http(error):
         return error_response(error.code or 500, error.description or str(error))
 
+    # Connections are not tested before use (no pool_pre_ping: a round trip on every request, the
+    # poll's included). When the server restarted, the first request on a dead connection lands
+    # here; SQLAlchemy then discards the pool's old connections and the next request reconnects.
     @app.errorhandler(OperationalError)
     def handle_database_down(error):
         app.logger.warning("database unavailable: %s", error)
