@@ -86,6 +86,7 @@ rules page, rules.md):
   dinosaur, or a face-down egg's value.
 """
 
+import json
 import random
 from collections import Counter
 from typing import NamedTuple
@@ -536,6 +537,12 @@ def check(state, player, action):
         raise IllegalAction(f"It is not your turn: it is {state['players'][state['turn']]}'s turn.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("Send an action with a type, such as {'type': 'end'}.")
+    for field, value in action.items():
+        if field == "cards":
+            if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+                raise IllegalAction("'cards' is a list of card names.")
+        elif isinstance(value, list | dict):
+            raise IllegalAction(f"{field!r} is a name or a number, not {json.dumps(value)}.")
     reason = _why_not(state, player, action)
     if reason:
         raise IllegalAction(reason)
