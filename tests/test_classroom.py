@@ -2,6 +2,7 @@
 
 import re
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -211,6 +212,10 @@ def test_teacher_renames_removes_and_gives_extra_time(app, teacher):
         assert (student.nickname, student.extra_seconds) == ("Ada L", 30)
     teacher.post(path, data={"action": "remove"})
     assert ada.get(f"/r/{code}").status_code == 403
+
+
+def wait_for_polls_to_see_changes(app):
+    time.sleep(app.config["POLL_CACHE_SECONDS"] + 0.05)
 
 
 def play_started(app, teacher, names=("Ada", "Ben"), **changes):
@@ -436,6 +441,7 @@ def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teache
     with app.app_context():
         ada_id = db.session.query(Student).filter_by(nickname="Ada").one().id
     teacher.post(f"{url}/students/{ada_id}", data={"action": "rename", "value": "Ada Lovelace"})
+    wait_for_polls_to_see_changes(app)
     assert ben.get(f"/r/{code}/version", headers={"If-None-Match": etag}).status_code == 200
     panel = ben.get(f"/r/{code}/panel").get_data(as_text=True)
     assert "<strong>Ada Lovelace</strong>: 1" in panel
@@ -451,6 +457,7 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
     assert same.status_code == 304
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     ben.post(f"/r/{code}/answer", data={"gap": "0"})  # everyone answered: revealed
+    wait_for_polls_to_see_changes(app)
     changed = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
     assert app.test_client().get(f"/r/{code}/version").status_code == 403
@@ -473,6 +480,34 @@ def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
         assert db.session.query(Answer).count() == 1
     stranger = app.test_client().post(f"/r/{code}/answer", data={"gap": "0"}, headers=live)
     assert stranger.status_code == 403 and "X-Panel" not in stranger.headers  # the page reloads to say why
+
+
+def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(app, teacher):
+    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
+    etags = [s.get(f"/r/{code}/version").headers["ETag"] for s in students]
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        started = time.monotonic()
+        for _ in range(3):
+            for student, etag in zip(students, etags, strict=True):
+                assert student.get(f"/r/{code}/version", headers={"If-None-Match": etag}).status_code == 304
+        periods = (time.monotonic() - started) / app.config["POLL_CACHE_SECONDS"]
+        assert len(statements) <= 1 + int(periods) and len(statements) < 9  # a read per period, not per poll
+        teacher.post(url + "/control", data={"action": "pause"})
+        wait_for_polls_to_see_changes(app)
+        statements.clear()
+        seen = [s.get(f"/r/{code}/version", headers={"If-None-Match": e}) for s, e in zip(students, etags, strict=True)]
+        assert [r.status_code for r in seen] == [200, 200, 200]  # the pause reached every student
+        assert len({r.get_json()["view"] for r in seen}) == 3 and len(statements) == 3  # one row per student
+    finally:
+        with app.app_context():
+            event.remove(db.engine, "before_cursor_execute", count)
 
 
 def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):

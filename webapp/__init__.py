@@ -58,6 +58,7 @@ def create_app(test_config=None):
         # Behind HTTPS, set COOKIE_SECURE=1 so the session cookie is never sent in clear.
         SESSION_COOKIE_SECURE=os.environ.get("COOKIE_SECURE") == "1",
         CARDS_PER_PAGE=24,
+        POLL_CACHE_SECONDS=0.25,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

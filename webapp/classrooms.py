@@ -420,9 +420,9 @@ def student_action(rnd, student_id, action, value=None):
         student.extra_seconds = value
     else:
         raise AppError(400, "Unknown action for a student.")
-    if action != "extra_time":
-        # Others see the change (leaderboard, captain): a new round version makes their views refresh.
-        flag_modified(rnd, "settings")
+    # A new round version makes views refresh: others' leaderboards and captains, and the student's
+    # own clock (the version poll keeps a student's row per version).
+    flag_modified(rnd, "settings")
     try:
         db.session.commit()
     except IntegrityError as error:

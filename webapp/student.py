@@ -1,5 +1,8 @@
 """The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
 
+import time
+from collections import namedtuple
+
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, select
 
@@ -168,23 +171,54 @@ def poll_connection():
     return connection
 
 
+POLL_CACHE_KEPT = 10_000
+RoundPoll = namedtuple("RoundPoll", "id version status settings turn_started_at paused_at")
+StudentPoll = namedtuple("StudentPoll", "nickname team removed extra_seconds")
+
+
+def poll_rows(code, token):
+    """Return the round's and the student's rows a poll needs (None: not a student of that round).
+
+    Every student asks every second, so a process reads a round at most once per
+    POLL_CACHE_SECONDS (default 0.25 s: a change reaches students that much later, on top of their
+    one-second poll), and a student's row once per round version (renames, removals and extra time
+    change the version). One joined query when either is missing. A cache, never the truth.
+    """
+    cache = current_app.extensions.setdefault("poll_cache", {"rounds": {}, "students": {}})
+    token_hash = classrooms.token_hash(token or "")
+    moment = time.monotonic()
+    fresh = cache["rounds"].get(code)
+    round_row = fresh[1] if fresh and fresh[0] > moment else None
+    student_row = round_row and cache["students"].get((code, round_row.version, token_hash))
+    if student_row is None:
+        with poll_connection() as connection:
+            row = connection.execute(VERSION_QUERY, {"code": code, "token_hash": token_hash}).one_or_none()
+        if row is None:
+            return None, None
+        for kept in cache.values():
+            if len(kept) >= POLL_CACHE_KEPT:
+                kept.clear()
+        round_row, student_row = RoundPoll(*row[:6]), StudentPoll(*row[6:])
+        cache["rounds"][code] = (moment + current_app.config["POLL_CACHE_SECONDS"], round_row)
+        cache["students"][(code, round_row.version, token_hash)] = student_row
+    return round_row, student_row
+
+
 @bp.get("/r/<code>/version")
 def version(code):
     """Answer cheaply whether the student's view changed (polled every second; 304 when not).
 
-    One query, no ORM objects: this is the request every student makes every second.
+    No ORM objects, and most polls no query (see poll_rows): this is the request every student
+    makes every second.
     """
     code = (code or "").upper()
-    token = session.get("rounds", {}).get(code)
-    with poll_connection() as connection:
-        row = connection.execute(VERSION_QUERY, {"code": code, "token_hash": classrooms.token_hash(token or "")}
-                                 ).one_or_none()
-    if row is None or row.removed:
+    rnd, student = poll_rows(code, session.get("rounds", {}).get(code))
+    if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
-    left = classrooms.clock(row.settings, row.turn_started_at, row.paused_at, row.extra_seconds)
-    if row.status == "playing" and left is not None and left - row.extra_seconds <= 0:
-        classrooms.settle(db.session.get(Round, row.id))
-    key = f"{row.version}-{row.status}-{row.nickname}-{row.team}"
+    left = classrooms.clock(rnd.settings, rnd.turn_started_at, rnd.paused_at, student.extra_seconds)
+    if rnd.status == "playing" and left is not None and left - student.extra_seconds <= 0:
+        classrooms.settle(db.session.get(Round, rnd.id))
+    key = f"{rnd.version}-{rnd.status}-{student.nickname}-{student.team}"
     response = jsonify({"view": key})
     response.set_etag(key)
     response.headers["Cache-Control"] = "no-cache"
