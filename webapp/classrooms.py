@@ -11,7 +11,7 @@ from collections import Counter
 from datetime import UTC, datetime
 
 import pandas as pd
-from sqlalchemy import case, func, select, update
+from sqlalchemy import bindparam, case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
@@ -156,12 +156,16 @@ def join_round(code, nickname):
     return rnd, student, token, {}
 
 
+# Built once: every request of every student runs it, and building it cost more than running it.
+STUDENT_BY_TOKEN = select(Student).where(Student.round_id == bindparam("round_id"),
+                                         Student.token_hash == bindparam("token_hash"))
+
+
 def student_for(rnd, token):
     """Return the round's student holding `token`, or None (removed students included)."""
     if not token:
         return None
-    return db.session.scalar(select(Student).where(Student.round_id == rnd.id,
-                                                   Student.token_hash == token_hash(token)))
+    return db.session.scalar(STUDENT_BY_TOKEN, {"round_id": rnd.id, "token_hash": token_hash(token)})
 
 
 def turn_seconds(rnd):

@@ -20,9 +20,13 @@ bp = Blueprint("student", __name__)
 KEPT_ROUNDS = 20
 
 
+# Built once: every request of every student looks its round up by code.
+ROUND_BY_CODE = select(Round).where(Round.code == bindparam("code"))
+
+
 def find_round(code):
     """Return the round with `code` or a 404."""
-    rnd = db.session.query(Round).filter_by(code=(code or "").strip().upper()).one_or_none()
+    rnd = db.session.scalar(ROUND_BY_CODE, {"code": (code or "").strip().upper()})
     if rnd is None:
         raise AppError(404, "No round has that code. Check the letters on the board and try again.")
     return rnd
