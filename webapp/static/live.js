@@ -24,14 +24,20 @@
     }
   }
 
+  // Counts panel swaps, so a poll that started before an answer's reply does not put back the
+  // older panel it fetched.
+  let swaps = 0;
+
   async function swapPanel(response) {
     live.innerHTML = await response.text();
+    swaps += 1;
     fillTokens();
   }
 
   async function poll() {
     if (busy) return;
     busy = true;
+    const swapsBefore = swaps;
     try {
       const url = live.dataset.version || live.dataset.panel;
       const headers = etag ? { "If-None-Match": etag } : {};
@@ -39,11 +45,9 @@
       const left = response.headers.get("X-Seconds-Left");
       if (response.status === 200) {
         etag = response.headers.get("ETag");
-        if (live.dataset.version) {
-          await swapPanel(await fetch(live.dataset.panel, { cache: "no-cache" }));
-        } else {
-          await swapPanel(response);
-        }
+        const panel = live.dataset.version ? await fetch(live.dataset.panel, { cache: "no-cache" }) : response;
+        if (swaps === swapsBefore) await swapPanel(panel);
+        else etag = null;  // an answer's reply came in between: look again at the next poll
       }
       if (left !== null) setCountdown(parseFloat(left));
     } catch (error) {
@@ -59,8 +63,6 @@
     const form = event.target;
     if (!form.matches("form[data-live-submit]")) return;
     event.preventDefault();
-    if (busy) return;
-    busy = true;
     const button = form.querySelector("button[type=submit], button:not([type])");
     if (button) button.disabled = true;
     try {
@@ -87,8 +89,6 @@
         form.append(failed);
       }
       failed.textContent = "No connection: your answer was not sent. Press the button again.";
-    } finally {
-      busy = false;
     }
   });
 
