@@ -310,3 +310,34 @@ def test_random_play_keeps_every_invariant(players):
         check_invariants(state)
         assert st.result(state)["reason"] in ("tower complete", "draw: no winner after 2,000 turns")
         assert json.loads(json.dumps(state)) == state
+
+
+def every_action(state):
+    """Return every well-formed action the current player could send, legal or not."""
+    seat = state["turn"]
+    actions = [{"type": "draw", "source": source} for source in ("deck", "discard")]
+    for card in state["hands"][seat]:
+        actions += [{"type": "play", "card": card}, {"type": "discard", "card": card}]
+        actions += [{"type": "scare", "card": card, "target": target} for target in range(len(state["players"]))]
+    return actions
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_legal_actions_are_exactly_what_apply_accepts_and_apply_never_changes_its_input(players):
+    for seed in range(25):
+        state = st.new_game({"players": [str(p) for p in range(players)]}, seed)
+        rng = random.Random(seed)
+        while not st.is_over(state):
+            before = json.dumps(state, sort_keys=True)
+            accepted = []
+            for action in every_action(state):
+                try:
+                    st.apply(state, state["turn"], action)
+                except IllegalAction:
+                    continue
+                accepted.append(action)
+            assert json.dumps(state, sort_keys=True) == before
+            legal = st.legal_actions(state)
+            assert len(legal) == len({json.dumps(a, sort_keys=True) for a in legal}), "an action listed twice"
+            assert sorted(map(json.dumps, legal)) == sorted(map(json.dumps, accepted))
+            state = st.apply(state, state["turn"], rng.choice(legal))

@@ -57,6 +57,34 @@ SCARE_ACTIONS = {(card, target): {"type": "scare", "card": card, "target": targe
                  for card in CARDS if KIND[card][0] in ("scare", "trex") for target in range(MAX_PLAYERS)}
 
 
+def _builds_on(card):
+    """Return what a tower must need for `card` to go on it."""
+    kind, colour = KIND[card]
+    if kind == "apatosaurus":
+        return frozenset({"apatosaurus"})
+    if kind == "dino":
+        return frozenset({colour})
+    if kind == "pterodactyl":
+        return frozenset(COLOURS)
+    return frozenset()
+
+
+def _scares(card):
+    """Return the tower tops `card` can scare off."""
+    kind, colour = KIND[card]
+    if kind == "trex":
+        return frozenset(CARDS)
+    if kind == "scare":
+        return frozenset(top for top in CARDS if KIND[top] == ("dino", colour))
+    return frozenset()
+
+
+# The building and scaring rules, worked out once per card: the hot paths only look them up.
+BUILDS_ON = {card: _builds_on(card) for card in CARDS}
+SCARES = {card: _scares(card) for card in CARDS}
+IS_APATOSAURUS = {card: KIND[card][0] == "apatosaurus" for card in CARDS}
+
+
 def new_game(config, seed):
     """Shuffle with `seed`, fix the tower order (given, or drawn at random), deal 3 cards each."""
     players = config.get("players")
@@ -117,67 +145,72 @@ def needs(state, seat):
 
 
 def _draw_sources(state):
+    """Return the piles the player to act may draw from: 'deck' and/or 'discard'."""
     sources = []
-    if state["draw"] or len(state["discard"]) >= 2:
+    discard = state["discard"]
+    if state["draw"] or len(discard) >= 2:
         sources.append("deck")
-    if state["discard"]:
-        top = state["discard"][-1]
-        if not (KIND[top][0] == "apatosaurus" and all_started(state)):
-            sources.append("discard")
+    if discard and not (IS_APATOSAURUS[discard[-1]] and all_started(state)):
+        sources.append("discard")
     return sources
 
 
+def _can_draw(state):
+    """Say whether `_draw_sources` would name any pile, without building the list."""
+    discard = state["discard"]
+    return bool(state["draw"] or len(discard) >= 2
+                or discard and not (IS_APATOSAURUS[discard[-1]] and all_started(state)))
+
+
 def _can_build(need, card):
-    kind, colour = KIND[card]
-    if kind == "apatosaurus":
-        return need == "apatosaurus"
-    if kind == "dino":
-        return colour == need
-    return kind == "pterodactyl" and need not in ("apatosaurus", None)
+    """Say whether `card` goes on a tower that needs `need`."""
+    return need in BUILDS_ON[card]
 
 
 def _can_scare(card, tower):
-    kind, colour = KIND[card]
-    if kind not in ("scare", "trex") or len(tower) < 2:
-        return False
-    top_kind, top_colour = KIND[tower[-1]]
-    return kind == "trex" or (top_kind == "dino" and top_colour == colour)
+    """Say whether `card` knocks the top dinosaur off `tower` (never its Apatosaurus)."""
+    return len(tower) >= 2 and tower[-1] in SCARES[card]
 
 
-def _plays(state, seat):
+def _plays(state, seat, cards):
+    """Return the build and scare actions for the seat's distinct `cards`, in hand order."""
     actions = []
     need = needs(state, seat)
-    # What sits on top of each other tower that can lose a dinosaur: (target, kind, colour).
-    tops = [(target, *KIND[tower[-1]]) for target, tower in enumerate(state["towers"])
-            if target != seat and len(tower) >= 2]
-    for card in dict.fromkeys(state["hands"][seat]):
-        kind, colour = KIND[card]
-        if _can_build(need, card):
+    for card in cards:
+        if need in BUILDS_ON[card]:
             actions.append(PLAY_ACTIONS[card])
-        elif kind == "trex":
-            actions.extend(SCARE_ACTIONS[card, target] for target, _, _ in tops)
-        elif kind == "scare":
-            actions.extend(SCARE_ACTIONS[card, target] for target, top_kind, top_colour in tops
-                           if top_kind == "dino" and top_colour == colour)
+        elif SCARES[card]:
+            actions += _scares_with(state, seat, card)
     return actions
+
+
+def _scares_with(state, seat, card):
+    """Return the scare actions `card` allows against the other towers, in seat order."""
+    scared = SCARES[card]
+    return [SCARE_ACTIONS[card, target] for target, tower in enumerate(state["towers"])
+            if target != seat and len(tower) >= 2 and tower[-1] in scared]
 
 
 def legal_actions(state):
     """Return every action open to the current player."""
-    if is_over(state):
-        return []
     seat = state["turn"]
+    if seat is None:
+        return []
     if state["phase"] == "draw":
         return [DRAW_ACTIONS[source] for source in _draw_sources(state)]
-    return _plays(state, seat) + [DISCARD_ACTIONS[card] for card in dict.fromkeys(state["hands"][seat])]
+    cards = dict.fromkeys(state["hands"][seat])
+    actions = _plays(state, seat, cards)
+    actions += [DISCARD_ACTIONS[card] for card in cards]
+    return actions
 
 
 def check(state, player, action):
     """Raise IllegalAction with a reason unless `player` may take `action` now."""
-    if is_over(state):
+    turn = state["turn"]
+    if turn is None:
         raise IllegalAction("The game is over.")
-    if player != state["turn"]:
-        raise IllegalAction(f"It is not your turn: it is {state['players'][state['turn']]}'s turn.")
+    if player != turn:
+        raise IllegalAction(f"It is not your turn: it is {state['players'][turn]}'s turn.")
     if not isinstance(action, dict):
         raise IllegalAction("Send an action: draw, play, scare or discard.")
     kind = action.get("type")
@@ -248,18 +281,24 @@ def _take(state, source):
         card = state["discard"][-1]
         state["discard"] = state["discard"][:-1]
         return card
-    if not state["draw"]:
+    draw = state["draw"]
+    if not draw:
         if len(state["discard"]) < 2:
             return None
-        rebuilt = list(state["discard"])
-        random.Random(f"{state['seed']}:{state['reshuffles']}").shuffle(rebuilt)
-        state["reshuffles"] += 1
-        state["discard"] = [rebuilt.pop()]
-        state["draw"] = rebuilt
-        _log(state, {"type": "reshuffle"})
-    card = state["draw"][-1]
-    state["draw"] = state["draw"][:-1]
-    return card
+        draw = _rebuild_draw_pile(state)
+    state["draw"] = draw[:-1]
+    return draw[-1]
+
+
+def _rebuild_draw_pile(state):
+    """Shuffle the discard pile into a new draw pile, its top card flipped as the new discard pile."""
+    rebuilt = list(state["discard"])
+    random.Random(f"{state['seed']}:{state['reshuffles']}").shuffle(rebuilt)
+    state["reshuffles"] += 1
+    state["discard"] = [rebuilt.pop()]
+    state["draw"] = rebuilt
+    _log(state, {"type": "reshuffle"})
+    return rebuilt
 
 
 def _draw_useful(state, seat):
@@ -269,7 +308,7 @@ def _draw_useful(state, seat):
         card = _take(state, "deck")
         if card is None:
             return
-        if KIND[card][0] == "apatosaurus" and all_started(state):
+        if IS_APATOSAURUS[card] and all_started(state):
             state["discard"] = state["discard"] + [card]
             _log(state, {"type": "replace", "player": seat, "card": card})
             continue
@@ -278,20 +317,24 @@ def _draw_useful(state, seat):
 
 
 def _log(state, event):
-    state["log"] = (state["log"] + [event])[-LOG_LENGTH:]
+    """Add `event` to the log, keeping only the last LOG_LENGTH events."""
+    state["log"] = [*state["log"][1 - LOG_LENGTH:], event]
 
 
 def apply(state, player, action):
     """Return the state after the action; the given state is never changed."""
     check(state, player, action)
+    # A shallow copy: the lists below are replaced, never changed, except the player's own hand,
+    # which is copied first.
     hands = list(state["hands"])
-    hands[player] = list(hands[player])
-    state = {**state, "hands": hands}
+    hand = hands[player] = list(hands[player])
+    state = state.copy()
+    state["hands"] = hands
     kind = action["type"]
     if kind == "draw":
         if action["source"] == "discard":
             card = _take(state, "discard")
-            state["hands"][player].append(card)
+            hand.append(card)
             _log(state, {"type": "draw", "player": player, "source": "discard", "card": card})
         else:
             _draw_useful(state, player)
@@ -299,7 +342,7 @@ def apply(state, player, action):
         state["phase"] = "play"
         return _skip_if_stuck(state)
     card = action["card"]
-    state["hands"][player].remove(card)
+    hand.remove(card)
     if kind == "discard":
         state["discard"] = state["discard"] + [card]
         _log(state, {"type": "discard", "player": player, "card": card})
@@ -335,15 +378,19 @@ def _replace_spare_apatosaurus(state):
 
 
 def _next_turn(state):
+    """Pass the turn on; a player with no pile to draw from and no card to play passes."""
     while True:
-        state["turns"] += 1
-        if state["turns"] > MAX_TURNS:
+        turns = state["turns"] = state["turns"] + 1
+        if turns > MAX_TURNS:
             return _end(state, [], "draw: no winner after 2,000 turns")
-        state["turn"] = (state["turn"] + 1) % len(state["players"])
-        state["phase"] = "draw" if _draw_sources(state) else "play"
-        if state["phase"] == "draw" or state["hands"][state["turn"]]:
+        turn = state["turn"] = (state["turn"] + 1) % len(state["players"])
+        if _can_draw(state):
+            state["phase"] = "draw"
             return state
-        _log(state, {"type": "pass", "player": state["turn"]})
+        state["phase"] = "play"
+        if state["hands"][turn]:
+            return state
+        _log(state, {"type": "pass", "player": turn})
 
 
 def _skip_if_stuck(state):
