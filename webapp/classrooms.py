@@ -322,6 +322,7 @@ def _pass_team(rnd):
 def _update(rnd, change):
     """Apply a change to the round and commit; if another request changed it first, keep theirs."""
     try:
+        _claim(rnd)
         change()
         db.session.commit()
     except StaleDataError:
@@ -329,6 +330,17 @@ def _update(rnd, change):
     except IllegalAction:
         db.session.rollback()
     db.session.refresh(rnd)
+
+
+def _claim(rnd):
+    """Lock the round's row before changing anything; raise StaleDataError if it moved on meanwhile.
+
+    Two requests that both saw the last answer come in would otherwise judge the same answers at
+    once and could deadlock on PostgreSQL; locked first, the second waits, then finds it stale.
+    """
+    version = db.session.scalar(select(Round.version).where(Round.id == rnd.id).with_for_update())
+    if version != rnd.version:
+        raise StaleDataError("The round changed meanwhile.")
 
 
 CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "end", "timer_off", "timer_on")
