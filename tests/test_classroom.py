@@ -3,6 +3,7 @@
 import re
 import threading
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -214,6 +215,23 @@ def test_teacher_renames_removes_and_gives_extra_time(app, teacher):
     assert ada.get(f"/r/{code}").status_code == 403
 
 
+@contextmanager
+def statements_run(app):
+    """Record the SQL statements the app runs inside the block."""
+    statements = []
+
+    def record(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        with app.app_context():
+            event.remove(db.engine, "before_cursor_execute", record)
+
+
 def wait_for_polls_to_see_changes(app):
     time.sleep(app.config["POLL_CACHE_SECONDS"] + 0.05)
 
@@ -404,14 +422,7 @@ def test_scores_do_not_move_before_the_reveal(app, teacher):
 
 def test_panels_share_what_every_student_sees_once_per_round_version(app, teacher):
     url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
-    statements = []
-
-    def count(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", count)
-    try:
+    with statements_run(app) as statements:
         panels = [s.get(f"/r/{code}/panel").get_data(as_text=True) for s in students]
         card_reads = [s for s in statements if "FROM cards" in s]
         assert len(card_reads) == 1  # the first panel read the cards; the others reused them
@@ -424,9 +435,6 @@ def test_panels_share_what_every_student_sees_once_per_round_version(app, teache
         revealed = students[0].get(f"/r/{code}/panel").get_data(as_text=True)
         assert round_of(app, url).version > rnd.version and "Wait for the next card" in revealed
         assert [s for s in statements if "FROM cards" in s]  # a new version: read afresh
-    finally:
-        with app.app_context():
-            event.remove(db.engine, "before_cursor_execute", count)
 
 
 def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teacher):
@@ -485,14 +493,7 @@ def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
 def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(app, teacher):
     url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
     etags = [s.get(f"/r/{code}/version").headers["ETag"] for s in students]
-    statements = []
-
-    def count(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", count)
-    try:
+    with statements_run(app) as statements:
         started = time.monotonic()
         for _ in range(3):
             for student, etag in zip(students, etags, strict=True):
@@ -505,9 +506,6 @@ def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(
         seen = [s.get(f"/r/{code}/version", headers={"If-None-Match": e}) for s, e in zip(students, etags, strict=True)]
         assert [r.status_code for r in seen] == [200, 200, 200]  # the pause reached every student
         assert len({r.get_json()["view"] for r in seen}) == 3 and len(statements) == 3  # one row per student
-    finally:
-        with app.app_context():
-            event.remove(db.engine, "before_cursor_execute", count)
 
 
 def test_a_request_that_read_an_older_round_changes_nothing(app, teacher):
