@@ -510,12 +510,6 @@ def top_students(rnd, limit=5):
     return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
 
 
-def points_of(student):
-    """Return a student's points so far."""
-    return db.session.scalar(select(func.count(Answer.id)).where(
-        Answer.student_id == student.id, Answer.correct.is_(True)))
-
-
 def card_report(rnd):
     """Return per card: how many got it right, and where most of the wrong answers put it."""
     if rnd.format == "quiz":
