@@ -155,13 +155,6 @@ def _draw_sources(state):
     return sources
 
 
-def _can_draw(state):
-    """Say whether `_draw_sources` would name any pile, without building the list."""
-    discard = state["discard"]
-    return bool(state["draw"] or len(discard) >= 2
-                or discard and not (IS_APATOSAURUS[discard[-1]] and all_started(state)))
-
-
 def _can_build(need, card):
     """Say whether `card` goes on a tower that needs `need`."""
     return need in BUILDS_ON[card]
@@ -384,7 +377,7 @@ def _next_turn(state):
         if turns > MAX_TURNS:
             return _end(state, [], "draw: no winner after 2,000 turns")
         turn = state["turn"] = (state["turn"] + 1) % len(state["players"])
-        if _can_draw(state):
+        if _draw_sources(state):
             state["phase"] = "draw"
             return state
         state["phase"] = "play"
