@@ -16,6 +16,7 @@ from sqlalchemy.pool import NullPool
 
 from webapp import create_app, with_psycopg
 from webapp.extensions import db
+from webapp.models import Card
 
 SERVER_URL = os.environ.get("TEST_DATABASE_URL")
 
@@ -143,6 +144,20 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def shows_card(app):
+    """Return a test of whether a page shows a card where pages show cards: a choice, a link or its name.
+
+    A slug alone may also be a silhouette's file name (human.svg), so it is not looked for bare.
+    """
+    with app.app_context():
+        names = {card.slug: card.common_name for card in db.session.scalars(db.select(Card))}
+
+    def shows(html, slug):
+        return f'value="{slug}"' in html or f"/cards/{slug}" in html or f">{names[slug]}<" in html
+    return shows
 
 
 @pytest.fixture
