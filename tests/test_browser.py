@@ -143,6 +143,68 @@ def test_cardline_touch_needs_a_confirmation_and_mouse_does_not(browser, live_se
     assert desktop.locator("#last-move").is_visible()
 
 
+def centre(locator):
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.browser
+def test_cardline_cards_can_be_dragged_onto_a_gap_by_mouse(browser, live_server):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    start_cardline(page, live_server)
+    card = page.locator("label.hand-card").nth(1)
+    name = card.locator(".mini-name").inner_text()
+    page.mouse.move(*centre(card))
+    page.mouse.down()
+    x, y = centre(page.locator("label.gap").last)
+    page.mouse.move(x, y, steps=8)
+    assert page.locator(".drag-ghost").count() == 1 and page.locator("label.gap.drop-target").count() == 1
+    with page.expect_navigation():
+        page.mouse.up()
+    assert name in page.locator("#last-move").inner_text()
+    assert page.locator(".drag-ghost").count() == 0
+
+
+def touch(session, kind, x=None, y=None):
+    points = [] if x is None else [{"x": x, "y": y}]
+    session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+@pytest.mark.browser
+def test_cardline_touch_drag_needs_a_held_finger_and_a_confirmation(browser, live_server):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    start_cardline(page, live_server)
+    session = phone.new_cdp_session(page)
+    card = page.locator("label.hand-card").nth(2)
+    name = card.locator(".mini-name").inner_text()
+    gap = page.locator("label.gap").first
+    gap.scroll_into_view_if_needed()
+    (cx, cy), (gx, gy) = centre(card), centre(gap)
+
+    # A quick swipe over the hand is a scroll, never a drag.
+    touch(session, "touchStart", cx, cy)
+    touch(session, "touchMove", cx, cy - 40)
+    assert page.locator(".drag-ghost").count() == 0
+    touch(session, "touchEnd")
+    assert not page.locator("input[name=card]:checked, input[name=gap]:checked").count()
+
+    (cx, cy), (gx, gy) = centre(card), centre(gap)
+    touch(session, "touchStart", cx, cy)
+    page.wait_for_timeout(400)  # the finger rests on the card
+    for step in range(1, 9):
+        touch(session, "touchMove", cx + (gx - cx) * step / 8, cy + (gy - cy) * step / 8)
+    assert page.locator(".drag-ghost").count() == 1
+    touch(session, "touchEnd")
+    note = page.locator(".confirm-note").inner_text()
+    assert name in note and "confirm" in note  # selected, not sent: a slipped finger costs nothing
+    assert page.get_by_role("heading", name="Ada, your turn").is_visible()
+    page.get_by_role("button", name="Place card").tap()
+    page.wait_for_selector("#last-move")
+    assert name in page.locator("#last-move").inner_text()
+    phone.close()
+
+
 @pytest.mark.browser
 def test_stack_o_saurus_by_keyboard_and_touch(browser, live_server):
     phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

@@ -34,3 +34,98 @@
     }
   });
 })();
+
+// Dragging a card onto a gap (or a diet bin) does what choosing both does, so a whiteboard or a
+// mouse can move cards as on a table. Pointer events, because HTML drag and drop never fires on
+// touch screens. A finger must rest on the card for a moment first, so swiping over the hand
+// still scrolls the page; a mouse drags at once. As with clicks, a mouse drop places the card and
+// a touch drop only selects, for the button to confirm.
+(function () {
+  const HOLD_MS = 250;
+  const START_PX = 6;
+  let drag = null;
+
+  const gapAt = (x, y, form) => {
+    const gap = document.elementFromPoint(x, y)?.closest("label.gap");
+    return gap && form.contains(gap) ? gap : null;
+  };
+
+  const highlight = (gap) => {
+    if (drag.over === gap) return;
+    drag.over?.classList.remove("drop-target");
+    gap?.classList.add("drop-target");
+    drag.over = gap;
+  };
+
+  const begin = () => {
+    const input = drag.card.querySelector("input[name=card]");
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    const ghost = drag.card.cloneNode(true);
+    ghost.querySelectorAll("input").forEach((node) => node.remove());
+    ghost.classList.add("drag-ghost");
+    ghost.setAttribute("aria-hidden", "true");
+    document.body.append(ghost);
+    drag.ghost = ghost;
+    drag.card.classList.add("dragging");
+  };
+
+  const follow = (x, y) => {
+    drag.ghost.style.left = `${x}px`;
+    drag.ghost.style.top = `${y}px`;
+    highlight(gapAt(x, y, drag.form));
+  };
+
+  const finish = (drop) => {
+    if (!drag) return;
+    clearTimeout(drag.timer);
+    const { ghost, over, form, card, type } = drag;
+    ghost?.remove();
+    over?.classList.remove("drop-target");
+    card.classList.remove("dragging");
+    drag = null;
+    if (!drop || !ghost || !over) return;
+    const input = over.querySelector("input");
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    if (type === "mouse") form.requestSubmit();
+    else input.focus();
+  };
+
+  document.addEventListener("pointerdown", (event) => {
+    const card = event.target.closest("form[data-confirm-touch] label.hand-card");
+    if (!card || !event.isPrimary || event.button > 0) return;
+    drag = { card, form: card.closest("form"), type: event.pointerType, x: event.clientX, y: event.clientY };
+    if (event.pointerType === "touch") {
+      drag.timer = setTimeout(() => { begin(); follow(drag.x, drag.y); }, HOLD_MS);
+    }
+  });
+
+  document.addEventListener("pointermove", (event) => {
+    if (!drag || !event.isPrimary) return;
+    if (!drag.ghost) {
+      const moved = Math.hypot(event.clientX - drag.x, event.clientY - drag.y) >= START_PX;
+      if (moved && drag.type === "touch") finish(false); // a swipe: let the page scroll
+      if (!moved || !drag) return;
+      begin();
+    }
+    follow(event.clientX, event.clientY);
+  });
+
+  // Once a held finger is dragging a card, its moves must not scroll the page.
+  document.addEventListener("touchmove", (event) => {
+    if (drag?.ghost) event.preventDefault();
+  }, { passive: false });
+  document.addEventListener("contextmenu", (event) => {
+    if (drag) event.preventDefault();
+  });
+  // The browser's own dragging of a card's picture would cancel ours.
+  document.addEventListener("dragstart", (event) => {
+    if (event.target.closest?.("label.hand-card")) event.preventDefault();
+  });
+  document.addEventListener("pointerup", (event) => finish(event.isPrimary));
+  document.addEventListener("pointercancel", () => finish(false));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") finish(false);
+  });
+})();
