@@ -165,6 +165,23 @@ def test_cardline_cards_can_be_dragged_onto_a_gap_by_mouse(browser, live_server)
     assert page.locator(".drag-ghost").count() == 0
 
 
+@pytest.mark.browser
+def test_practice_cards_can_be_dragged_into_a_diet_bin(browser, live_server):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server}/play/practice/new")
+    page.get_by_label("Sort by").select_option("diet")
+    page.get_by_role("button", name="Start").click()
+    name = page.locator("label.hand-card .mini-name").inner_text()
+    page.mouse.move(*centre(page.locator("label.hand-card")))
+    page.mouse.down()
+    page.mouse.move(*centre(page.get_by_text("Herbivore", exact=True)), steps=8)
+    with page.expect_navigation():
+        page.mouse.up()
+    feedback = page.locator("#feedback").inner_text()
+    assert name in feedback and ("right" in feedback or "not quite" in feedback)
+    assert "Score" in page.locator(".score-bar").inner_text() and " of 1" in page.locator(".score-bar").inner_text()
+
+
 def touch(session, kind, x=None, y=None):
     points = [] if x is None else [{"x": x, "y": y}]
     session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
@@ -327,6 +344,12 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
             if page.context.browser and page.viewport_size["width"] < 500:
                 page.locator("label.gap").first.tap()
                 page.get_by_role("button", name="Place card").tap()
+            elif card == 1:  # by dragging the card onto the gap
+                page.locator("label.gap").first.scroll_into_view_if_needed()
+                page.mouse.move(*centre(page.locator("label.hand-card").first))
+                page.mouse.down()
+                page.mouse.move(*centre(page.locator("label.gap").first), steps=6)
+                page.mouse.up()
             else:
                 page.locator("label.hand-card").first.click()
                 page.locator("label.gap").first.click()
