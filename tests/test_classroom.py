@@ -101,7 +101,7 @@ def test_login_logout(app, client):
 
 
 def test_teacher_pages_refuse_everyone_else(app, teacher):
-    url, code = new_round(teacher)
+    url, _code = new_round(teacher)
     round_id = url.rsplit("/", 1)[1]
     anonymous = app.test_client()
     for path in ("/teach/", "/teach/rounds/new", url, url + "/panel", url + "/results.csv"):
@@ -179,7 +179,7 @@ def test_unknown_code_duplicate_nickname_and_finished_round(app, teacher):
 
 
 def test_a_student_comes_back_to_the_same_seat(app, teacher):
-    url, code = new_round(teacher)
+    _url, code = new_round(teacher)
     ada = join(app, code, "Ada")
     again = ada.post("/join", data={"code": code, "name": "Someone else"})
     assert again.headers["Location"] == f"/r/{code}"
@@ -244,7 +244,7 @@ def play_started(app, teacher, names=("Ada", "Ben"), **changes):
 
 
 def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
+    _url, code, (ada, _ben) = play_started(app, teacher)
     assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
     twice = ada.post(f"/r/{code}/answer", data={"gap": "1"})
     assert twice.status_code == 409 and "already answered" in twice.get_data(as_text=True)
@@ -255,7 +255,7 @@ def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teache
 
 
 def test_racing_answers_count_exactly_once(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
+    _url, code, (ada, _ben) = play_started(app, teacher)
     cookie = ada.get_cookie("session").value
     statuses = []
 
@@ -299,14 +299,14 @@ def test_the_server_clock_refuses_late_answers_and_extra_time_helps(app, teacher
 
 
 def test_time_up_for_everyone_reveals_by_itself(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="10")
+    url, _code, (_ada, _ben) = play_started(app, teacher, turn_seconds="10")
     set_round(app, url, turn_started_at=now() - timedelta(seconds=11))
     teacher.get(url + "/panel")
     assert round_of(app, url).state["phase"] == "revealed"
 
 
 def test_pause_resume_and_timer_off(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    url, code, (ada, _ben) = play_started(app, teacher, turn_seconds="30")
     teacher.post(url + "/control", data={"action": "pause"})
     paused = ada.post(f"/r/{code}/answer", data={"gap": "0"})
     assert paused.status_code == 409 and "paused" in paused.get_data(as_text=True)
@@ -320,7 +320,7 @@ def test_pause_resume_and_timer_off(app, teacher):
 
 
 def test_panels_answer_304_when_nothing_changed_and_carry_the_clock(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    url, code, (ada, _ben) = play_started(app, teacher, turn_seconds="30")
     first = ada.get(f"/r/{code}/panel")
     assert float(first.headers["X-Seconds-Left"]) <= 30
     again = ada.get(f"/r/{code}/panel", headers={"If-None-Match": first.headers["ETag"]})
@@ -341,7 +341,7 @@ def test_leaderboard_visibility(app, teacher, mode, during, after):
 
 
 def test_skip_reveal_next_and_end_to_results_and_csv(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, count="3")
+    url, code, (ada, _ben) = play_started(app, teacher, count="3")
     teacher.post(url + "/control", data={"action": "skip"})
     for _ in range(2):
         ada.post(f"/r/{code}/answer", data={"gap": "0"})
@@ -359,7 +359,7 @@ def test_skip_reveal_next_and_end_to_results_and_csv(app, teacher):
 
 
 def test_a_round_survives_a_restart(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
+    _url, code, (ada, ben) = play_started(app, teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     restarted = create_app({**app.config})
     again = restarted.test_client()
@@ -382,7 +382,7 @@ def test_team_round_with_captains(app, teacher):
     assert "places the card: talk it over" in html
     hand = rnd.state["hands"][0]
     assert all(card in captain.get(f"/r/{code}").get_data(as_text=True) for card in hand)
-    other_team = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di")) if teams[name] == 1][0]
+    other_team = next(s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di")) if teams[name] == 1)
     other_html = other_team.get(f"/r/{code}").get_data(as_text=True)
     assert not any(f'value="{card}"' in other_html for card in hand)
     refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
@@ -458,7 +458,7 @@ def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teache
 
 
 def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+    _url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
     first = ada.get(f"/r/{code}/version")
     assert first.is_json and "X-Seconds-Left" in first.headers
     same = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
@@ -472,7 +472,7 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
 
 
 def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
+    _url, code, (ada, _ben) = play_started(app, teacher)
     etag = ada.get(f"/r/{code}/version").headers["ETag"]
     live = {"X-Live-Panel": "1"}
     placed = ada.post(f"/r/{code}/answer", data={"gap": "0"}, headers=live)
@@ -511,7 +511,7 @@ def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(
 def test_a_request_that_read_an_older_round_changes_nothing(app, teacher):
     from webapp import classrooms
 
-    url, code, _ = play_started(app, teacher)
+    url, _code, _ = play_started(app, teacher)
     changes = []
     with app.app_context():
         rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))

@@ -95,9 +95,8 @@ def test_migrations_build_exactly_the_models_schema(app):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    with app.app_context():
-        with db.engine.connect() as connection:
-            differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    with app.app_context(), db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
     assert differences == []
 
 

@@ -143,5 +143,5 @@ def test_game_over_page_names_the_winner(app, client):
 
 @pytest.mark.parametrize("url", ["/", "/cards/", "/play/", "/timeline", "/play/stack/new", "/join", "/teach/login"])
 def test_page_titles_are_plain_text(client, url):
-    title = re.search(r"<title>(.*?)</title>", client.get(url).get_data(as_text=True), re.S).group(1)
+    title = re.search(r"<title>(.*?)</title>", client.get(url).get_data(as_text=True), re.DOTALL).group(1)
     assert "<" not in title and len(title) < 80

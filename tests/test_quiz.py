@@ -51,7 +51,7 @@ def test_answer_explanation_score_and_review(app, client):
 def test_tampered_answers_are_refused_with_a_message(app, client, tamper):
     url = start(client)
     other = start(client)
-    html, question, choices = current(client, url)
+    _html, question, choices = current(client, url)
     with app.app_context():
         before = db.session.get(Game, url.rsplit("/", 1)[1]).state
     if tamper == "not offered":
@@ -61,7 +61,7 @@ def test_tampered_answers_are_refused_with_a_message(app, client, tamper):
         response = client.post(url + "/answer", data={"question": "q3", "choice": choices[0]})
         assert response.status_code == 409 and "another question" in response.get_data(as_text=True)
     elif tamper == "other quiz":
-        other_html, other_question, other_choices = current(client, other)
+        _other_html, _other_question, other_choices = current(client, other)
         response = client.post(url + "/answer", data={"question": "q99", "choice": other_choices[0]})
         assert response.status_code == 409
     else:

@@ -1,7 +1,9 @@
 """Trivia: generated questions are fair, answerable and right against the card database."""
 
+import itertools
 import random
 
+import pandas as pd
 import pytest
 
 from cards_db import read_cards
@@ -11,7 +13,7 @@ from webapp.games import quiz as qz
 
 PERIODS_FRAME, CARDS_FRAME = read_cards()
 PERIODS = list(PERIODS_FRAME["period"])
-CARDS = [{k: (None if v != v or v == "" else v) for k, v in row.items()} for row in CARDS_FRAME.to_dict("records")]
+CARDS = [{k: (None if pd.isna(v) or v == "" else v) for k, v in row.items()} for row in CARDS_FRAME.to_dict("records")]
 BY_SLUG = {c["slug"]: c for c in CARDS}
 DINOSAURS_DECK = [c for c in CARDS if c["deck"] == "dinosaurs"]
 
@@ -54,7 +56,7 @@ def check_question(q):
         assert groups.count("dinosaur") == 3 and BY_SLUG[q["answer"]]["group"] not in ("dinosaur", "bird")
     elif kind == "order":
         masses = [BY_SLUG[i]["mass_kg"] for i in q["answer"]]
-        assert masses == sorted(masses) and all(b / a >= 1.5 for a, b in zip(masses, masses[1:]))
+        assert masses == sorted(masses) and all(b / a >= 1.5 for a, b in itertools.pairwise(masses))
 
 
 @pytest.mark.parametrize("kind", list(trivia.KINDS))

@@ -4,6 +4,7 @@ Figures are returned as plotly JSON (template-free, so they stay small) for the 
 with the app's own copy of plotly.js.
 """
 
+import itertools
 import math
 
 import pandas as pd
@@ -111,7 +112,7 @@ def gap_sentences(cards):
     """Say in words how far apart in time the chosen animals lived, oldest first."""
     ordered = cards.sort_values("first_appearance_ma", ascending=False).to_dict("records")
     sentences = []
-    for older, younger in zip(ordered, ordered[1:], strict=False):
+    for older, younger in itertools.pairwise(ordered):
         gap = older["last_appearance_ma"] - younger["first_appearance_ma"]
         if gap > 0:
             sentences.append(f"{older['common_name']} died out about {_myears(gap)} before "

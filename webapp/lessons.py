@@ -19,7 +19,7 @@ from webapp.filters import current_units, format_length, format_lifespan, format
 from webapp.models import Card, Period
 
 FOLDER = Path(__file__).resolve().parent.parent / "lessons"
-FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.S)
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 FIELD = re.compile(r"\{\{(card|name|period|gap):([^}]+)\}\}")
 REQUIRED = ("title", "age_range", "duration_minutes", "learning_goals", "vocabulary", "materials", "activities")
 

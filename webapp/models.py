@@ -116,7 +116,7 @@ class Game(db.Model):
         DateTime(timezone=True), default=lambda: datetime.now(UTC),
         onupdate=lambda: datetime.now(UTC))
 
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 (SQLAlchemy reads it as is)
 
 
 class JoinCode(db.Model):
@@ -180,7 +180,7 @@ class Round(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
-    __mapper_args__ = {"version_id_col": version}
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 (SQLAlchemy reads it as is)
 
 
 class Student(db.Model):

@@ -12,6 +12,7 @@ meet" is asked only when the fossil ranges overlap by more than the dating margi
 more than it. Difficulty is how close the compared values are.
 """
 
+import itertools
 import math
 import random
 
@@ -165,7 +166,7 @@ def _order(cards, rng, difficulty, field="mass_kg"):
     known = [c for c in cards if c.get(field)]
     for _ in range(TRIES):
         chosen = sorted(rng.sample(known, 4), key=lambda c: c[field])
-        if all(b[field] / a[field] >= MIN_RATIO[field] for a, b in zip(chosen, chosen[1:], strict=False)):
+        if all(b[field] / a[field] >= MIN_RATIO[field] for a, b in itertools.pairwise(chosen)):
             return {"prompt": "Put these animals in order, lightest first.",
                     "options": _options(chosen, rng), "answer": [c["slug"] for c in chosen], "order": True,
                     "explanation": "; ".join(f"{c['common_name']}: {_weight(c[field])}" for c in chosen) + "."}

@@ -5,6 +5,7 @@ either. An answer is the index of the option chosen. Pure Python, JSON state.
 """
 
 from webapp.games.base import IllegalAction, InvalidConfig
+
 # The turn flow is the class line's: the question ids stand where its cards do.
 from webapp.games.classline import current_card, end, is_over, next_card, skip
 

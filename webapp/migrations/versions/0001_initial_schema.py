@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-30 02:27:44.008464
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0001'
