@@ -8,11 +8,14 @@ of its own instead, created from a template database loaded once; CI runs the su
 import itertools
 import os
 import shutil
+import threading
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
+from werkzeug.serving import make_server
 
 from webapp import create_app, with_psycopg
 from webapp.extensions import db
@@ -164,3 +167,40 @@ def shows_card(app):
 def in_ci():
     """True when running under CI, where nothing that CI installs may be skipped."""
     return bool(os.environ.get("CI"))
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture
+def browser(in_ci):
+    """Launch headless Chromium; under CI a missing browser is a failure, not a skip."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if in_ci:
+            pytest.fail("playwright is not installed")
+        pytest.skip("playwright is not installed")
+    if not CHROMIUM.exists():
+        if in_ci:
+            pytest.fail("Debian's chromium is missing at /usr/bin/chromium")
+        pytest.skip("install Debian's chromium to run browser tests")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(loaded_database_url):
+    """Serve the app on a free local port in a background thread; yield its base URL."""
+    app = create_app({**database_config(loaded_database_url), "WTF_CSRF_ENABLED": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    with app.app_context():
+        db.engine.dispose()

@@ -1,50 +1,6 @@
-"""End to end: the encyclopedia driven in a real headless Chromium (Debian's package)."""
-
-import threading
-from pathlib import Path
+"""End to end: the app driven in a real headless Chromium (Debian's package), by keyboard, mouse and touch."""
 
 import pytest
-from werkzeug.serving import make_server
-
-from tests.conftest import database_config
-from webapp import create_app
-from webapp.extensions import db
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-
-
-@pytest.fixture
-def browser(in_ci):
-    """Launch headless Chromium; under CI a missing browser is a failure, not a skip."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if in_ci:
-            pytest.fail("playwright is not installed")
-        pytest.skip("playwright is not installed")
-    if not CHROMIUM.exists():
-        if in_ci:
-            pytest.fail("Debian's chromium is missing at /usr/bin/chromium")
-        pytest.skip("install Debian's chromium to run browser tests")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def live_server(loaded_database_url):
-    """Serve the app on a free local port in a background thread; yield its base URL."""
-    app = create_app({**database_config(loaded_database_url), "WTF_CSRF_ENABLED": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    with app.app_context():
-        db.engine.dispose()
 
 
 @pytest.mark.browser

@@ -1,0 +1,100 @@
+"""Accessibility: axe-core (Deque's checker, run in the real browser) finds nothing on any page we serve.
+
+Each page is checked as a visitor, a player in the middle of each game, a teacher and a student
+see it, on a projector-sized screen and on a phone, with its charts drawn.
+"""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+PAGES = ["/", "/cards/", "/cards/stegosaurus", "/cards/?deck=animals", "/periods", "/periods/jurassic",
+         "/timeline", "/charts/sizes", "/charts/weights", "/play/", "/play/cardline/new", "/play/practice/new",
+         "/play/practice/daily", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
+         "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
+         "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1"]
+SCREENS = {"projector": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def axe():
+    """Return a function that runs axe-core on a page and returns its violations, readably."""
+    checker = Axe()
+
+    def violations(page):
+        if page.locator("[data-figure]").count():
+            page.wait_for_selector("[data-figure] .main-svg", timeout=10_000)  # the charts are drawn
+        found = checker.run(page).response["violations"]
+        return [f"{page.url}: {v['id']} ({v['impact']}): {v['help']}; e.g. {v['nodes'][0]['html'][:200]}"
+                for v in found]
+    return violations
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_public_page_passes_axe(browser, live_server, axe, screen):
+    page = browser.new_page(viewport=SCREENS[screen])
+    found = []
+    for url in PAGES:
+        response = page.goto(live_server + url)
+        assert response.status == 200, url
+        found += axe(page)
+    assert found == []
+
+
+def click_first_action(page, times):
+    """Press the first button of the game's move form `times` times, as a hurried player would."""
+    for _ in range(times):
+        page.locator("main form button").first.click()
+        page.wait_for_load_state()
+
+
+@pytest.mark.browser
+def test_every_game_board_passes_axe(browser, live_server, axe):
+    page = browser.new_page(viewport=SCREENS["projector"])
+    onlooker = browser.new_page(viewport=SCREENS["phone"])  # another browser: sees no hand
+    found = []
+    for game in ("cardline", "stack", "dinoblivion"):
+        page.goto(f"{live_server}/play/{game}/new")
+        page.locator("#seats-0-name").fill("Ada")
+        page.locator("#seats-1-kind").select_option("medium")
+        page.locator("form.setup [type=submit]").click()
+        found += axe(page)
+        onlooker.goto(page.url.split("?")[0])
+        found += axe(onlooker)
+        if game == "dinoblivion":
+            click_first_action(page, 4)  # past the set-up, into a turn with cards in hand
+            found += axe(page)
+    page.goto(f"{live_server}/play/practice/new")
+    page.get_by_role("button", name="Start").click()
+    found += axe(page)
+    assert found == []
+
+
+@pytest.mark.browser
+def test_teacher_and_student_pages_pass_axe(browser, live_server, axe):
+    teacher = browser.new_context().new_page()
+    teacher.goto(f"{live_server}/teach/register")
+    teacher.get_by_label("Your name").fill("Ms Rivera")
+    teacher.get_by_label("Email").fill("rivera@school.org")
+    teacher.get_by_label("Password", exact=True).fill("fossils-rock-42")
+    teacher.get_by_label("Password again").fill("fossils-rock-42")
+    teacher.get_by_role("button", name="Create account").click()
+    found = axe(teacher)
+    teacher.get_by_role("link", name="New classroom round").click()
+    found += axe(teacher)
+    teacher.get_by_label("Title").fill("Who weighs more?")
+    teacher.get_by_role("button", name="Create the round").click()
+    code = teacher.locator(".join-code").inner_text().strip()
+
+    student = browser.new_context(viewport=SCREENS["phone"], has_touch=True, is_mobile=True).new_page()
+    student.goto(f"{live_server}/join?code={code}")
+    student.get_by_label("Your name").fill("Ada")
+    student.get_by_role("button", name="Join").click()
+    student.get_by_text("You're in!").wait_for()
+    found += axe(student)
+    teacher.get_by_text("Ada").first.wait_for()
+    found += axe(teacher)
+    teacher.get_by_role("button", name="Start the round").click()
+    student.locator("form.place-form").wait_for(timeout=5000)
+    found += axe(student) + axe(teacher)
+    assert found == []
