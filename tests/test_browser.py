@@ -201,6 +201,35 @@ def test_stack_o_saurus_by_keyboard_and_touch(browser, live_server):
 
 
 @pytest.mark.browser
+def test_a_player_on_their_own_device_sees_the_other_move_without_refreshing(browser, live_server):
+    ada = browser.new_context().new_page()
+    ada.goto(f"{live_server}/play/stack/new")
+    ada.locator("#seats-0-name").fill("Ada")
+    ada.locator("#seats-1-name").fill("Leo")
+    ada.locator("#seats-1-kind").select_option("remote")
+    ada.get_by_role("button", name="Start the game").click()
+    code = ada.locator(".join-code").first.inner_text().strip()
+    leo = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+    leo.goto(f"{live_server}/join?code={code}")
+    leo.get_by_label("Your name").fill("Leo")
+    leo.get_by_role("button", name="Join").click()
+    pages = {"Ada": ada, "Leo": leo}
+    for _ in range(2):  # a turn each: the waiting page follows by itself both times
+        leo.wait_for_timeout(300)
+        mover = next(name for name, page in pages.items()
+                     if page.get_by_role("heading", name=f"{name}, your turn: draw a card").count())
+        waiting = next(name for name in pages if name != mover)
+        assert pages[waiting].get_by_text(f"Waiting for {mover} to play").is_visible()
+        page = pages[mover]
+        with page.expect_navigation():
+            page.get_by_role("button", name="Draw from the draw pile").click()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Discard").first.click()
+        pages[waiting].get_by_role("heading", name=f"{waiting}, your turn: draw a card").wait_for(timeout=8000)
+        assert f"{mover} discarded" in pages[waiting].locator(".stack-log").inner_text()
+
+
+@pytest.mark.browser
 def test_dinoblivion_by_keyboard_and_touch(browser, live_server):
     phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     page = phone.new_page()

@@ -64,6 +64,21 @@ def test_actions_then_act(client):
     assert other["actions"] == []
 
 
+def test_version_says_when_a_game_changed_and_nothing_else(client):
+    data = create(client)
+    url = f"/api/games/{data['id']}/version"
+    first = client.get(url)
+    assert first.status_code == 200 and set(first.get_json()) == {"version"}
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    token = data["seats"][0]["token"]
+    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
+    client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action)
+    moved = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert moved.status_code == 200 and moved.get_json()["version"] > first.get_json()["version"]
+    assert client.get("/api/games/nope/version").status_code == 404
+    assert client.get(f"/api/games/{'x' * 300}/version").status_code == 404
+
+
 def test_computer_players_reply_at_once(client):
     data = create(client, seats=[{"name": "Ada"}, {"name": "Bot", "kind": "easy"}, {"name": "Cy", "kind": "hard"}])
     token = data["seats"][0]["token"]

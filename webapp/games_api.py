@@ -1,10 +1,12 @@
 """The JSON API for games: create, observe, list legal actions, act. Seats authenticate by token."""
 
-from flask import Blueprint, request
+from flask import Blueprint, jsonify, request
+from sqlalchemy import select
 
 from webapp import gameplay
 from webapp.errors import AppError
-from webapp.extensions import csrf
+from webapp.extensions import csrf, db
+from webapp.models import Game
 
 bp = Blueprint("games_api", __name__, url_prefix="/api/games")
 csrf.exempt(bp)  # API clients authenticate each seat with its token, not a cookie.
@@ -80,6 +82,22 @@ def show(game_id):
     """Return the observation for the token's seat, or the spectator's view without a token."""
     game = gameplay.get_game(game_id)
     return gameplay.observe(game, seat_of_request(game, required=False))
+
+
+@bp.get("/<game_id>/version")
+def version(game_id):
+    """Say how many times the game has changed (304 if the If-None-Match version is still current).
+
+    A waiting player's page asks every few seconds and reloads when it changed; that a move was
+    made is public, so no token is needed, and nothing else is read.
+    """
+    current = db.session.scalar(select(Game.version).where(Game.id == game_id)) if len(game_id) <= 24 else None
+    if current is None:
+        raise AppError(404, "There is no game with that id. It may have been typed wrongly.")
+    response = jsonify({"version": current})
+    response.set_etag(str(current))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @bp.get("/<game_id>/actions")
