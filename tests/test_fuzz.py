@@ -117,6 +117,7 @@ def test_forms_never_fail(client, form):
     ("get", "/cards/%00", {}),
     ("get", "/cards/?q=steg%00", {}),
     ("get", "/api/cards?q=%00", {}),
+    ("get", "/api/games/ab%00/version", {}),
     ("post", "/join", {"data": {"code": "ABCDE", "name": "A\x00"}}),
     ("post", "/api/games", {"json": {"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "A\x00"}]}}),
 ])
