@@ -1,6 +1,10 @@
 """End to end: the app driven in a real headless Chromium (Debian's package), by keyboard, mouse and touch."""
 
 import pytest
+from flask import render_template_string
+
+from webapp.extensions import db
+from webapp.models import Card
 
 
 @pytest.mark.browser
@@ -136,6 +140,33 @@ def test_practice_cards_can_be_dragged_into_a_diet_bin(browser, live_server):
     feedback = page.locator("#feedback").inner_text()
     assert name in feedback and ("right" in feedback or "not quite" in feedback)
     assert "Score" in page.locator(".score-bar").inner_text() and " of 1" in page.locator(".score-bar").inner_text()
+
+
+BROKEN_NAMES = """() => [...document.querySelectorAll('.mini-name')].filter((name) => {
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  return lines > name.textContent.trim().split(/\\s+/).length + name.querySelectorAll('wbr').length;
+}).map((name) => name.textContent)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("width", "large"), [(390, False), (1280, False), (1280, True)])
+def test_no_card_name_is_broken_inside_a_word(browser, live_server, app, width, large):
+    with app.test_request_context():
+        cards = db.session.scalars(db.select(Card)).all()
+        html = render_template_string(
+            "<html{{ ' class=large-type' if large }}><link rel='stylesheet' href='/static/style.css'><body>"
+            "{% from 'play/_cardline.html' import card_face %}<ul class='hand'>"
+            "{% for card in cards %}<li class='hand-card'>{{ card_face(card) }}</li>{% endfor %}</ul>"
+            "<ul class='order-list'>{% for card in cards %}<li class='order-item'>"
+            "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>",
+            cards=cards, large=large)
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(f"{live_server}/ping")
+    page.set_content(html)
+    assert page.locator(".mini-name").count() == 2 * len(cards) > 400
+    assert page.evaluate(BROKEN_NAMES) == []
 
 
 def touch(session, kind, x=None, y=None):
