@@ -1,4 +1,7 @@
-"""Load-test a classroom round against a running server: one teacher, N students, a class line.
+"""Load-test classroom rounds against a running server: one teacher, N students, a class line.
+
+With --class-size M the N students are split into ceil(N / M) rounds played side by side, each with
+its own teacher (a school's many classes on one instance) instead of one round of N.
 
 Start the app first (any way: flask, gunicorn, several workers), then for example:
 
@@ -15,12 +18,11 @@ What one run does, as browsers would:
    --poll-interval seconds with If-None-Match (a 304 when nothing changed) and, when the view
    changed, fetches GET /r/<code>/panel, as the page's live.js does.
 3. When every student has joined, the teacher starts the round. For each card, a student who sees
-   the answer form waits a random 0..--think seconds and posts one gap; the server's redirect is
-   followed (GET /r/<code>, a full page load, as the form submit does in a browser, after which the
-   browser's live view starts again without an ETag). The round reveals itself when everyone has
-   answered; when the teacher's panel shows the reveal, the teacher sends "next" (the redirect to the
-   round page is followed too). If the class has not all answered after --turn-timeout seconds, or
-   all answered but no reveal shows, the teacher sends "reveal".
+   the answer form waits a random 0..--think seconds and posts one gap by fetch, as live.js does
+   (header X-Live-Panel: 1; the reply is the student's new panel, no page load). The round reveals
+   itself when everyone has answered; when the teacher's panel shows the reveal, the teacher sends
+   "next" (the redirect to the round page is followed). If the class has not all answered after
+   --turn-timeout seconds, or all answered but no reveal shows, the teacher sends "reveal".
 4. The run ends when the round is finished and every student has seen it, or at --max-seconds.
 
 Every request is timed (time.perf_counter, from sending to the whole body read) and its status
@@ -571,7 +573,8 @@ def report(stats, args, students_in, loop_lag, cpu, outcome):
     header = (f"{'kind':<44} {'requests':>7} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
               f"{'errors':>6} {'409':>5} {'304':>6}")
     print()
-    print(f"Load test of {args.url}: {args.students} students ({students_in} joined), {args.cards} cards, "
+    print(f"Load test of {args.url}: {args.students} students ({students_in} joined) in {len(class_sizes(args))} "
+          f"round(s), {args.cards} cards, "
           f"poll every {args.poll_interval:g} s, think 0-{args.think:g} s; {duration:.1f} s from the first to "
           f"the last request of the round")
     print(header)
@@ -834,47 +837,60 @@ async def watch_loop_lag(lags, every=0.05):
         lags.append(max(0.0, (time.perf_counter() - start - every) * 1000))
 
 
+def class_sizes(args):
+    """Return the number of students in each round: one round of --students, or classes of --class-size."""
+    size = args.class_size or args.students
+    rounds = max(1, math.ceil(args.students / size))
+    return [args.students // rounds + (i < args.students % rounds) for i in range(rounds)]
+
+
 async def run_round(args, ssl_context, log, t0):
-    """Play the classroom round; print and return its figures and whether it passed."""
+    """Play the classroom rounds side by side; print and return their figures and whether they passed."""
     stats = Stats()
     rng = random.Random(args.seed)
-    teacher = Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry)
+    sizes = class_sizes(args)
+    teachers = [Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry) for _ in sizes]
     clients = [Http(args.url, stats, args.timeout, ssl_context, args.keepalive_expiry) for _ in range(args.students)]
     lags: list[float] = []
     lag_task = asyncio.create_task(watch_loop_lag(lags))
     meter = CpuMeter(args.watch_pids).start()
-    outcome = "round finished"
-    rnd = Round()
-    joined = Joined(args.students)
-    tasks = []
+    outcome = "round finished" if len(sizes) == 1 else "rounds finished"
+    rounds = [Round() for _ in sizes]
+    joins = [Joined(size) for size in sizes]
+    tasks, teacher_tasks = [], []
     try:
         for _ in range(args.baseline):
-            await teacher.request("baseline", "GET /healthz", "GET", "/healthz")
+            await teachers[0].request("baseline", "GET /healthz", "GET", "/healthz")
         stats.started = time.perf_counter()
         lags.clear()
         meter.start()
-        token = await teacher_setup(teacher, args, rnd)
-        log(f"round {rnd.id} created, code {rnd.code}; {args.students} students joining")
-        tasks = [asyncio.create_task(student(http, args, rnd, i + 1, joined, stats, random.Random(rng.random())))
+        tokens = [await teacher_setup(http, args, rnd) for http, rnd in zip(teachers, rounds, strict=True)]
+        log(f"{len(rounds)} round(s) created ({', '.join(r.code for r in rounds)}); {args.students} students joining")
+        # Student i joins round i mod K: the classes fill side by side, as a school's would.
+        tasks = [asyncio.create_task(student(http, args, rounds[i % len(rounds)], i + 1, joins[i % len(rounds)],
+                                             stats, random.Random(rng.random())))
                  for i, http in enumerate(clients)]
-        joined_event = joined.event
 
         async def wait_joined():
-            await joined_event.wait()
-            log(f"{joined.count} of {args.students} students joined")
+            await asyncio.gather(*(joined.event.wait() for joined in joins))
+            log(f"{sum(j.count for j in joins)} of {args.students} students joined")
 
         joined_logger = asyncio.create_task(wait_joined())
         remaining = args.max_seconds - (time.perf_counter() - t0)
-        teacher_task = asyncio.create_task(teacher_live(teacher, args, rnd, token, joined, log))
+        round_log = log if len(rounds) == 1 else (lambda message: None)
+        teacher_tasks = [asyncio.create_task(teacher_live(http, args, rnd, token, joined, round_log))
+                         for http, rnd, token, joined in zip(teachers, rounds, tokens, joins, strict=True)]
         try:
-            await asyncio.wait_for(teacher_task, timeout=max(remaining, 1))
+            await asyncio.wait_for(asyncio.gather(*teacher_tasks), timeout=max(remaining, 1))
+            if len(rounds) > 1:
+                log("every round finished")
             # Students stop when they see the round is over (one more poll at most).
             remaining = args.max_seconds - (time.perf_counter() - t0)
             _, pending = await asyncio.wait(tasks, timeout=max(min(remaining, 3 * args.poll_interval + args.timeout), 1))
             if pending:
-                outcome = f"round finished; {len(pending)} students had not seen the end when the run stopped"
+                outcome += f"; {len(pending)} students had not seen the end when the run stopped"
         except TimeoutError:
-            outcome = f"DEADLINE: the round did not finish within --max-seconds {args.max_seconds:g}"
+            outcome = f"DEADLINE: the rounds did not finish within --max-seconds {args.max_seconds:g}"
         except Failed as error:
             outcome = f"FAILED: {error}"
         joined_logger.cancel()
@@ -883,14 +899,16 @@ async def run_round(args, ssl_context, log, t0):
     finally:
         stats.finished = time.perf_counter()
         cpu = meter.stop()
-        for task in tasks:
+        for task in tasks + teacher_tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, *teacher_tasks, return_exceptions=True)
         lag_task.cancel()
-        await asyncio.gather(teacher.close(), *(c.close() for c in clients), return_exceptions=True)
-    figures = report(stats, args, joined.count, lags, cpu, outcome)
-    ok = figures["errors"] == 0 and outcome == "round finished" \
-        and stats.answers_accepted == joined.count * args.cards and joined.count == args.students
+        await asyncio.gather(*(t.close() for t in teachers), *(c.close() for c in clients), return_exceptions=True)
+    students_in = sum(joined.count for joined in joins)
+    figures = report(stats, args, students_in, lags, cpu, outcome)
+    figures["rounds"] = len(rounds)
+    ok = figures["errors"] == 0 and outcome in ("round finished", "rounds finished") \
+        and stats.answers_accepted == students_in * args.cards and students_in == args.students
     figures["ok"] = ok
     return figures
 
@@ -922,6 +940,9 @@ def main(argv=None):
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of a running server")
     parser.add_argument("--students", type=int, default=40, help="simulated students")
+    parser.add_argument("--class-size", type=int, default=None,
+                        help="students per round: the students fill ceil(N / SIZE) rounds side by side, each with "
+                             "its own teacher, as a school's classes would (default: one round of all N)")
     parser.add_argument("--cards", type=int, default=5, help="cards in the class line (3-40)")
     parser.add_argument("--poll-interval", type=float, default=1.0, help="seconds between panel polls")
     parser.add_argument("--think", type=float, default=2.0, help="a student answers after random 0..THINK s")

@@ -170,7 +170,7 @@ def stop(process, seconds=30):
 
 def one_run(args, setup, students, database_url, watch, out):
     """Start a server on `database_url`, run the load script against it; return its JSON figures."""
-    name = f"{setup['name']}-{students}"
+    name = f"{setup['name']}-{students}" + (f"-classes-of-{args.class_size}" if args.class_size else "")
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "SECRET_KEY")}
     env.update(DATABASE_URL=database_url, SECRET_KEY=secrets.token_hex(32), PYTHONPATH=str(ROOT))
     with open(out / f"{name}.init.log", "w") as init_log:  # the schema and the cards, once, before the workers
@@ -193,6 +193,8 @@ def one_run(args, setup, students, database_url, watch, out):
                     "--hammer-concurrency", str(args.hammer_concurrency or students),
                     "--watch-pids", ",".join(str(pid) for pid in [server.pid, *watch]),
                     "--json", str(out / f"{name}.json"), "--quiet"]
+            if args.class_size:
+                load += ["--class-size", str(args.class_size)]
             if args.seed is not None:
                 load += ["--seed", str(args.seed)]
             log(f"{name}: {' '.join(command[1:])}; {students} students joining over {spread:g} s")
@@ -245,7 +247,7 @@ def errors(rnd):
 
 
 def tables(results):
-    lines = ["Classroom round (one teacher, N students joining, polling every second, answering 5 cards):", "",
+    lines = ["Classroom rounds (a teacher per round, N students joining, polling every second, answering 5 cards):", "",
              ("| Set-up | Students | Joined | Answers | Requests | Throughput | p50 | p95 | p99 | Errors "
              "| Version poll p95 | CPU: server / load generator / other (cores) | Outcome |"),
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -256,12 +258,16 @@ def tables(results):
             continue
         o, cpu = rnd["overall"], rnd["cpu"]
         poll = rnd["endpoints"].get("poll: GET /r/<code>/version", {})
+        rounds = rnd.get("rounds", 1)
+        students = f"{rnd['students']}" + (f" in {rounds} rounds" if rounds > 1 else "")
         lines.append(
-            f"| {label} | {rnd['students']} | {rnd['joined']} | {rnd['answers_accepted']} of {rnd['answers_expected']} "
+            f"| {label} | {students} | {rnd['joined']} | {rnd['answers_accepted']} of {rnd['answers_expected']} "
             f"| {o['requests']} | {o['per_second']:.0f} req/s | {ms(o['p50_ms'])} | **{ms(o['p95_ms'])}** "
             f"| {ms(o['p99_ms'])} | {errors(rnd)} | {ms(poll.get('p95_ms'))} "
             f"| {cores(cpu, 'server_cores')} / {cores(cpu, 'client_cores')} / {cores(cpu, 'other_cores')} "
             f"| {rnd['outcome']} |")
+    if not any(r.get("hammer") for r in results):
+        return "\n".join(lines)
     lines += ["", ("Closed-loop throughput, N connections, same server and run "
                   "(req/s, p50 / p99; ratio = poll / bare):"), "",
               ("| Set-up | Connections | Bare `/ping` | Poll, 304 | Ratio 304 | Poll, 200 | Ratio 200 | Errors "
@@ -339,6 +345,8 @@ def main(argv=None):
     parser.add_argument("--postgres-url", default=os.environ.get("LOAD_POSTGRES_URL"),
                         help="a PostgreSQL server to use instead of --start-postgres (a database is made there)")
     parser.add_argument("--cards", type=int, default=5)
+    parser.add_argument("--class-size", type=int, default=None,
+                        help="split the N students into rounds of this size, played side by side (default: one round)")
     parser.add_argument("--join-rate", type=float, default=20.0,
                         help="students join over max(10, N / JOIN_RATE) seconds")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="deadline of one classroom round")
