@@ -427,7 +427,7 @@ def test_panels_share_what_every_student_sees_once_per_round_version(app, teache
         card_reads = [s for s in statements if "FROM cards" in s]
         assert len(card_reads) == 1  # the first panel read the cards; the others reused them
         rnd = round_of(app, url)
-        name = re.search(r'mini-name[^"]*">([^<]+)<', panels[0]).group(1)
+        name = re.search(r'class="mini-name"[^>]*>([^<]+)<', panels[0]).group(1)
         assert all(name in panel for panel in panels)
         for student in students:
             student.post(f"/r/{code}/answer", data={"gap": "0"})

@@ -249,18 +249,22 @@ def answers_for_turn(rnd):
     return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn)).all()
 
 
+# Built once, one round trip: settle runs on every panel fetch and every answer of every student.
+CLASS_COUNTS = select(
+    func.count(Student.id), func.max(Student.extra_seconds),
+    select(func.count(Answer.id)).join(Student, Student.id == Answer.student_id)
+    .where(Answer.round_id == bindparam("round_id"), Answer.turn == bindparam("turn"), Student.removed.is_(False))
+    .scalar_subquery(),
+).where(Student.round_id == bindparam("round_id"), Student.removed.is_(False))
+
+
 def settle(rnd):
     """Move the round on when it is due: everyone answered, time ran out, or a team's vote is in."""
     if not answering(rnd):
         return
     if rnd.format in SHARED:
-        # Counted in the database: this runs on every poll of every student.
-        students, most_extra = db.session.execute(
-            select(func.count(Student.id), func.max(Student.extra_seconds))
-            .where(Student.round_id == rnd.id, Student.removed.is_(False))).one()
-        answered = db.session.scalar(
-            select(func.count(Answer.id)).join(Student, Student.id == Answer.student_id)
-            .where(Answer.round_id == rnd.id, Answer.turn == rnd.state["turn"], Student.removed.is_(False)))
+        students, most_extra, answered = db.session.execute(
+            CLASS_COUNTS, {"round_id": rnd.id, "turn": rnd.state["turn"]}).one()
         left = seconds_left(rnd)
         time_up = left is not None and left + (most_extra or 0) <= 0
         if time_up or (students and answered >= students):

@@ -116,10 +116,13 @@ def answer_on(answers, turn):
     return {"correct": answers[turn]} if turn in answers else None
 
 
+MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
+                                                       Answer.student_id == bindparam("student_id"))
+
+
 def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
-    answers = dict(db.session.execute(select(Answer.turn, Answer.correct).where(
-        Answer.round_id == rnd.id, Answer.student_id == student.id)).all())
+    answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
     context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
                "key": rnd.settings["characteristic"], "seconds_left": classrooms.seconds_left(rnd, student),
                "me": {"points": sum(1 for correct in answers.values() if correct)},
