@@ -243,6 +243,13 @@ def play_started(app, teacher, names=("Ada", "Ben"), **changes):
     return url, code, students
 
 
+@pytest.mark.parametrize(("characteristic", "words"), [("mass", "weight"), ("length", "size")])
+def test_students_and_the_projector_are_told_what_the_line_is_sorted_by(app, teacher, characteristic, words):
+    url, code, (ada,) = play_started(app, teacher, ("Ada",), characteristic=characteristic)
+    assert f"The class line: {words}, lowest on the left" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
+    assert f"The class line: {words}, lowest on the left" in teacher.get(url + "/panel").get_data(as_text=True)
+
+
 def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teacher):
     _url, code, (ada, _ben) = play_started(app, teacher)
     assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302

@@ -7,6 +7,7 @@ from flask import g, request
 from markupsafe import Markup, escape
 
 from cards_db import schema
+from webapp.gameplay import CHARACTERISTICS
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048
@@ -165,6 +166,7 @@ def init_app(app):
         significant=significant,
         linked_citation=linked_citation,
         chart_number=chart_number,
+        sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
     )
 
     @app.context_processor
