@@ -21,8 +21,9 @@ def axe():
     checker = Axe()
 
     def violations(page):
-        if page.locator("[data-figure]").count():
-            page.wait_for_selector("[data-figure] .main-svg", timeout=10_000)  # the charts are drawn
+        charts = page.locator("[data-figure]")
+        for index in range(charts.count()):  # every chart is drawn
+            charts.nth(index).locator(".main-svg").first.wait_for(timeout=10_000)
         found = checker.run(page).response["violations"]
         return [f"{page.url}: {v['id']} ({v['impact']}): {v['help']}; e.g. {v['nodes'][0]['html'][:200]}"
                 for v in found]
