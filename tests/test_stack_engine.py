@@ -341,3 +341,12 @@ def test_legal_actions_are_exactly_what_apply_accepts_and_apply_never_changes_it
             assert len(legal) == len({json.dumps(a, sort_keys=True) for a in legal}), "an action listed twice"
             assert sorted(map(json.dumps, legal)) == sorted(map(json.dumps, accepted))
             state = st.apply(state, state["turn"], rng.choice(legal))
+
+
+def test_a_card_listed_twice_in_a_hand_gives_its_actions_once():
+    state = table(hands=[["blue-1", "scare-blue-1", "blue-1", "scare-blue-1"], []],
+                  towers=[["apato-1"], ["apato-2", "blue-2"]])
+    assert st.legal_actions(state) == [
+        {"type": "play", "card": "blue-1"}, {"type": "scare", "card": "scare-blue-1", "target": 1},
+        {"type": "discard", "card": "blue-1"}, {"type": "discard", "card": "scare-blue-1"},
+    ]

@@ -83,6 +83,14 @@ def _scares(card):
 BUILDS_ON = {card: _builds_on(card) for card in CARDS}
 SCARES = {card: _scares(card) for card in CARDS}
 IS_APATOSAURUS = {card: KIND[card][0] == "apatosaurus" for card in CARDS}
+# For each card, the play action it allows on a tower, keyed by what that tower needs next.
+BUILD_ACTIONS = {card: dict.fromkeys(BUILDS_ON[card], PLAY_ACTIONS[card]) for card in CARDS}
+# What each card allows in the play phase: its discard, its builds by need, the tops it scares.
+CARD_ACTIONS = {card: (DISCARD_ACTIONS[card], BUILD_ACTIONS[card], SCARES[card]) for card in CARDS}
+# The draw actions, in the order legal_actions lists them, by (deck possible, discard possible).
+DRAW_CHOICES = {(deck, discard): tuple(action for action, allowed in
+                                       ((DRAW_ACTIONS["deck"], deck), (DRAW_ACTIONS["discard"], discard)) if allowed)
+                for deck in (False, True) for discard in (False, True)}
 
 
 def new_game(config, seed):
@@ -144,20 +152,22 @@ def needs(state, seat):
     return state["order"][len(tower) - 1]
 
 
-def _draw_sources(state):
-    """Return the piles the player to act may draw from: 'deck' and/or 'discard'."""
-    sources = []
+def _can_draw_from_deck(state):
+    """Say whether the draw pile, or a rebuild of it from the discard pile, can give a card."""
+    return bool(state["draw"]) or len(state["discard"]) >= 2
+
+
+def _can_draw_from_discard(state):
+    """Say whether the top of the discard pile may be taken."""
     discard = state["discard"]
-    if state["draw"] or len(discard) >= 2:
-        sources.append("deck")
-    if discard and not (IS_APATOSAURUS[discard[-1]] and all_started(state)):
-        sources.append("discard")
-    return sources
+    return bool(discard) and not (IS_APATOSAURUS[discard[-1]] and all(state["towers"]))
 
 
-def _can_build(need, card):
-    """Say whether `card` goes on a tower that needs `need`."""
-    return need in BUILDS_ON[card]
+def _can_draw_from(state, source):
+    """Say whether the player to act may draw from `source`."""
+    if source == "deck":
+        return _can_draw_from_deck(state)
+    return source == "discard" and _can_draw_from_discard(state)
 
 
 def _can_scare(card, tower):
@@ -165,23 +175,29 @@ def _can_scare(card, tower):
     return len(tower) >= 2 and tower[-1] in SCARES[card]
 
 
-def _plays(state, seat, cards):
-    """Return the build and scare actions for the seat's distinct `cards`, in hand order."""
-    actions = []
+def _hand_actions(state, seat):
+    """Return the build and scare actions, then the discards, for the seat's distinct cards in hand order."""
+    hand = state["hands"][seat]
+    # Card ids are unique, so only a hand-made state repeats one; testing that is cheaper than
+    # always de-duplicating.
+    if len(set(hand)) != len(hand):
+        hand = dict.fromkeys(hand)
     need = needs(state, seat)
-    for card in cards:
-        if need in BUILDS_ON[card]:
-            actions.append(PLAY_ACTIONS[card])
-        elif SCARES[card]:
-            actions += _scares_with(state, seat, card)
-    return actions
-
-
-def _scares_with(state, seat, card):
-    """Return the scare actions `card` allows against the other towers, in seat order."""
-    scared = SCARES[card]
-    return [SCARE_ACTIONS[card, target] for target, tower in enumerate(state["towers"])
-            if target != seat and len(tower) >= 2 and tower[-1] in scared]
+    towers = state["towers"]
+    plays = []
+    discards = []
+    for card in hand:
+        discard, builds, scared = CARD_ACTIONS[card]
+        discards.append(discard)
+        if need in builds:
+            plays.append(builds[need])
+        elif scared:
+            # A tower of one card is just its Apatosaurus, which cannot be scared off.
+            for target, tower in enumerate(towers):
+                if len(tower) >= 2 and target != seat and tower[-1] in scared:
+                    plays.append(SCARE_ACTIONS[card, target])
+    plays += discards
+    return plays
 
 
 def legal_actions(state):
@@ -190,11 +206,8 @@ def legal_actions(state):
     if seat is None:
         return []
     if state["phase"] == "draw":
-        return [DRAW_ACTIONS[source] for source in _draw_sources(state)]
-    cards = dict.fromkeys(state["hands"][seat])
-    actions = _plays(state, seat, cards)
-    actions += [DISCARD_ACTIONS[card] for card in cards]
-    return actions
+        return list(DRAW_CHOICES[_can_draw_from_deck(state), _can_draw_from_discard(state)])
+    return _hand_actions(state, seat)
 
 
 def check(state, player, action):
@@ -210,7 +223,7 @@ def check(state, player, action):
     if state["phase"] == "draw":
         if kind != "draw":
             raise IllegalAction("First draw a card, from the draw pile or the discard pile.")
-        if action.get("source") not in _draw_sources(state):
+        if not _can_draw_from(state, action.get("source")):
             raise IllegalAction(_why_not_draw(state, action.get("source")))
         return
     if kind == "draw":
@@ -220,7 +233,7 @@ def check(state, player, action):
         raise IllegalAction("That card is not in your hand.")
     if kind == "discard":
         return
-    if kind == "play" and _can_build(needs(state, player), card):
+    if kind == "play" and needs(state, player) in BUILDS_ON[card]:
         return
     target = action.get("target")
     if kind == "scare" and isinstance(target, int) and not isinstance(target, bool) \
@@ -271,9 +284,14 @@ def _why_not_play(state, player, action):
 def _take(state, source):
     """Take the top card of a pile (rebuilding the draw pile if needed); return it or None."""
     if source == "discard":
-        card = state["discard"][-1]
-        state["discard"] = state["discard"][:-1]
-        return card
+        discard = state["discard"]
+        state["discard"] = discard[:-1]
+        return discard[-1]
+    return _take_from_deck(state)
+
+
+def _take_from_deck(state):
+    """Take the top card of the draw pile (rebuilding it if needed); return it or None."""
     draw = state["draw"]
     if not draw:
         if len(state["discard"]) < 2:
@@ -298,10 +316,10 @@ def _draw_useful(state, seat):
     """Draw from the draw pile for `seat`, throwing away Apatosaurus cards once all towers stand."""
     # Bounded: a pile of nothing but Apatosaurus cards could otherwise be reshuffled forever.
     for _ in range(len(CARDS)):
-        card = _take(state, "deck")
+        card = _take_from_deck(state)
         if card is None:
             return
-        if IS_APATOSAURUS[card] and all_started(state):
+        if IS_APATOSAURUS[card] and all(state["towers"]):
             state["discard"] = state["discard"] + [card]
             _log(state, {"type": "replace", "player": seat, "card": card})
             continue
@@ -311,7 +329,9 @@ def _draw_useful(state, seat):
 
 def _log(state, event):
     """Add `event` to the log, keeping only the last LOG_LENGTH events."""
-    state["log"] = [*state["log"][1 - LOG_LENGTH:], event]
+    log = state["log"][1 - LOG_LENGTH:]
+    log.append(event)
+    state["log"] = log
 
 
 def apply(state, player, action):
@@ -319,35 +339,25 @@ def apply(state, player, action):
     check(state, player, action)
     # A shallow copy: the lists below are replaced, never changed, except the player's own hand,
     # which is copied first.
-    hands = list(state["hands"])
-    hand = hands[player] = list(hands[player])
     state = state.copy()
-    state["hands"] = hands
+    hands = state["hands"] = list(state["hands"])
+    hand = hands[player] = list(hands[player])
     kind = action["type"]
     if kind == "draw":
-        if action["source"] == "discard":
-            card = _take(state, "discard")
-            hand.append(card)
-            _log(state, {"type": "draw", "player": player, "source": "discard", "card": card})
-        else:
-            _draw_useful(state, player)
-            _log(state, {"type": "draw", "player": player, "source": "deck"})
-        state["phase"] = "play"
-        return _skip_if_stuck(state)
+        return _draw(state, player, hand, action["source"])
     card = action["card"]
     hand.remove(card)
     if kind == "discard":
         state["discard"] = state["discard"] + [card]
         _log(state, {"type": "discard", "player": player, "card": card})
     elif kind == "play":
-        was_all_started = all_started(state)
-        towers = list(state["towers"])
-        towers[player] = towers[player] + [card]
-        state["towers"] = towers
+        towers = state["towers"] = list(state["towers"])
+        tower = towers[player] = towers[player] + [card]
         _log(state, {"type": "play", "player": player, "card": card})
-        if len(state["towers"][player]) == TOWER_HEIGHT:
+        if len(tower) == TOWER_HEIGHT:
             return _end(state, [player], "tower complete")
-        if not was_all_started and all_started(state):
+        # Every tower has just become started exactly when this card began the last empty one.
+        if len(tower) == 1 and all(towers):
             _replace_spare_apatosaurus(state)
     else:
         target = action["target"]
@@ -358,6 +368,22 @@ def apply(state, player, action):
         state["discard"] = [card, fallen] + state["discard"]
         _log(state, {"type": "scare", "player": player, "card": card, "target": target, "fallen": fallen})
     return _next_turn(state)
+
+
+def _draw(state, player, hand, source):
+    """Draw for `player` from `source` into their (already copied) hand, then move to the play phase."""
+    if source == "discard":
+        card = _take(state, "discard")
+        hand.append(card)
+        _log(state, {"type": "draw", "player": player, "source": "discard", "card": card})
+    else:
+        _draw_useful(state, player)
+        _log(state, {"type": "draw", "player": player, "source": "deck"})
+    state["phase"] = "play"
+    if not hand:
+        _log(state, {"type": "pass", "player": player})
+        return _next_turn(state)
+    return state
 
 
 def _replace_spare_apatosaurus(state):
@@ -372,25 +398,20 @@ def _replace_spare_apatosaurus(state):
 
 def _next_turn(state):
     """Pass the turn on; a player with no pile to draw from and no card to play passes."""
+    # Passing changes no pile or tower, so whether a card can be drawn is the same for every seat.
+    can_draw = _can_draw_from_deck(state) or _can_draw_from_discard(state)
     while True:
         turns = state["turns"] = state["turns"] + 1
         if turns > MAX_TURNS:
             return _end(state, [], "draw: no winner after 2,000 turns")
         turn = state["turn"] = (state["turn"] + 1) % len(state["players"])
-        if _draw_sources(state):
+        if can_draw:
             state["phase"] = "draw"
             return state
         state["phase"] = "play"
         if state["hands"][turn]:
             return state
         _log(state, {"type": "pass", "player": turn})
-
-
-def _skip_if_stuck(state):
-    if state["phase"] == "play" and not state["hands"][state["turn"]]:
-        _log(state, {"type": "pass", "player": state["turn"]})
-        return _next_turn(state)
-    return state
 
 
 def _end(state, winners, reason):
