@@ -204,3 +204,16 @@ def live_server(loaded_database_url):
     server.shutdown()
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def teacher_page(browser, live_server):
+    """Return a browser page of a teacher who has just registered on the live server."""
+    page = browser.new_context().new_page()
+    page.goto(f"{live_server}/teach/register")
+    page.get_by_label("Your name").fill("Ms Rivera")
+    page.get_by_label("Email").fill("rivera@school.org")
+    page.get_by_label("Password", exact=True).fill("fossils-rock-42")
+    page.get_by_label("Password again").fill("fossils-rock-42")
+    page.get_by_role("button", name="Create account").click()
+    return page

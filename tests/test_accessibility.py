@@ -72,14 +72,8 @@ def test_every_game_board_passes_axe(browser, live_server, axe):
 
 
 @pytest.mark.browser
-def test_teacher_and_student_pages_pass_axe(browser, live_server, axe):
-    teacher = browser.new_context().new_page()
-    teacher.goto(f"{live_server}/teach/register")
-    teacher.get_by_label("Your name").fill("Ms Rivera")
-    teacher.get_by_label("Email").fill("rivera@school.org")
-    teacher.get_by_label("Password", exact=True).fill("fossils-rock-42")
-    teacher.get_by_label("Password again").fill("fossils-rock-42")
-    teacher.get_by_role("button", name="Create account").click()
+def test_teacher_and_student_pages_pass_axe(browser, live_server, teacher_page, axe):
+    teacher = teacher_page
     found = axe(teacher)
     teacher.get_by_role("link", name="New classroom round").click()
     found += axe(teacher)

@@ -320,14 +320,8 @@ def test_timeline_renders_offline_without_console_errors(browser, live_server):
 
 
 @pytest.mark.browser
-def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_server, tmp_path):
-    teacher = browser.new_context().new_page()
-    teacher.goto(f"{live_server}/teach/register")
-    teacher.get_by_label("Your name").fill("Ms Rivera")
-    teacher.get_by_label("Email").fill("rivera@school.org")
-    teacher.get_by_label("Password", exact=True).fill("fossils-rock-42")
-    teacher.get_by_label("Password again").fill("fossils-rock-42")
-    teacher.get_by_role("button", name="Create account").click()
+def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_server, teacher_page, tmp_path):
+    teacher = teacher_page
     teacher.get_by_role("link", name="New classroom round").click()
     teacher.get_by_label("Title").fill("Who weighs more?")
     teacher.get_by_label("Cards to place (class line, self-paced)").fill("3")
