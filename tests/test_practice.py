@@ -9,7 +9,7 @@ import pytest
 from webapp.extensions import db
 from webapp.games import IllegalAction, InvalidConfig
 from webapp.games import practice as pr
-from webapp.models import Game
+from webapp.models import Card, Game
 
 VALUES = {f"c{i:02d}": float(i % 7) for i in range(30)}
 
@@ -118,6 +118,24 @@ def test_page_shows_no_value_of_the_card_to_place(app, client, shows_card):
     assert html.count('class="line-value"') == 1
     assert not any(shows_card(html, card) for card in state["cards"][2:])
     assert all(shows_card(html, card) for card in state["cards"][:2])
+
+
+def test_every_card_face_up_is_found_on_the_page(app, client, shows_card):
+    """The privacy test's looking-glass must find every card's name as pages write it (long, escaped)."""
+    url = start(client)
+    game_id = url.rsplit("/", 1)[1]
+    with app.app_context():
+        slugs = list(db.session.scalars(db.select(Card.slug)))
+        missed = []
+        for slug in slugs:
+            game = db.session.get(Game, game_id)
+            state = dict(game.state, cards=[slug, *game.state["cards"][1:]], line=[slug])
+            state["values"] = dict(state["values"], **{slug: 1.0})
+            game.state = state
+            db.session.commit()
+            if not shows_card(client.get(url).get_data(as_text=True), slug):
+                missed.append(slug)
+    assert len(slugs) > 200 and not missed
 
 
 def test_all_at_once_round_and_duplicate_positions(app, client):
