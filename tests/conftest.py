@@ -3,10 +3,16 @@
 The suite runs on SQLite files by default. With TEST_DATABASE_URL naming a PostgreSQL server
 (for example postgresql://postgres@127.0.0.1:54329/postgres) every test gets a PostgreSQL database
 of its own instead, created from a template database loaded once; CI runs the suite both ways.
+
+Every game a test starts is dealt from a seed made from the test's name, so a test sees the same deal
+on every run and machine. TEST_SEED=<anything> deals other games: how a test that works only for some
+deals is found here rather than in CI.
 """
 
 import itertools
 import os
+import random
+import secrets
 import shutil
 import threading
 from pathlib import Path
@@ -129,6 +135,13 @@ def empty_database_url(databases):
     url = databases.empty()
     yield url
     databases.drop(url)
+
+
+@pytest.fixture(autouse=True)
+def dealt_by_test_name(request, monkeypatch):
+    """Seed the games a test starts (the app draws seeds with secrets.randbelow) from the test's name."""
+    rng = random.Random(f"{os.environ.get('TEST_SEED', '')}:{request.node.nodeid}")
+    monkeypatch.setattr(secrets, "randbelow", rng.randrange)
 
 
 @pytest.fixture
