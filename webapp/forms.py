@@ -45,6 +45,8 @@ SORTS = {
     "age": "When it lived",
 }
 MAX_PAGE = 10_000
+# A choice left blank means "any"; whitespace is not blank, or Optional() would wave "\r" past the choice check.
+blank_or_choice = Optional(strip_whitespace=False)
 
 
 def finite(form, field):
@@ -66,17 +68,17 @@ class CardFilterForm(FlaskForm):
         csrf = False
 
     q = StringField("Name", validators=[Optional(), Length(max=100)])
-    deck = SelectField("Deck", validators=[Optional()])
-    period = SelectField("Period", validators=[Optional()])
-    diet = SelectField("Diet", validators=[Optional()])
-    group = SelectField("Group", validators=[Optional()])
+    deck = SelectField("Deck", validators=[blank_or_choice])
+    period = SelectField("Period", validators=[blank_or_choice])
+    diet = SelectField("Diet", validators=[blank_or_choice])
+    group = SelectField("Group", validators=[blank_or_choice])
     min_length = FloatField("Size from (m)", validators=[Optional(), finite, NumberRange(min=0, max=1000)])
     max_length = FloatField("Size to (m)", validators=[Optional(), finite, NumberRange(min=0, max=1000)])
     min_mass = FloatField("Weight from (kg)", validators=[Optional(), finite, NumberRange(min=0, max=1e6)])
     max_mass = FloatField("Weight to (kg)", validators=[Optional(), finite, NumberRange(min=0, max=1e6)])
-    sort = SelectField("Sort by", choices=options(SORTS.items()), default="name", validators=[Optional()])
+    sort = SelectField("Sort by", choices=options(SORTS.items()), default="name", validators=[blank_or_choice])
     order = SelectField("Order", choices=options([("asc", "Ascending"), ("desc", "Descending")]),
-                        default="asc", validators=[Optional()])
+                        default="asc", validators=[blank_or_choice])
     page = IntegerField("Page", default=1, validators=[Optional(), NumberRange(min=1, max=MAX_PAGE)])
     per_page = IntegerField("Cards per page", default=24,
                             validators=[Optional(), NumberRange(min=1, max=100)])
@@ -322,9 +324,9 @@ class NewRoundForm(FlaskForm):
     choice = SelectField("Which cards", choices=options([
         ("all", "All cards of the deck"), ("filter", "Only the cards matching the filter below"),
         ("set", "One of my card sets")]))
-    period = SelectField("Period", validators=[Optional()])
-    group = SelectField("Group", validators=[Optional()])
-    diet = SelectField("Diet", validators=[Optional()])
+    period = SelectField("Period", validators=[blank_or_choice])
+    group = SelectField("Group", validators=[blank_or_choice])
+    diet = SelectField("Diet", validators=[blank_or_choice])
     card_set = SelectField("Card set", validate_choice=False)
     count = IntegerField("Cards to place (class line, self-paced)", default=10, validators=[
         InputRequired(), NumberRange(min=3, max=40, message="Choose 3 to 40 cards.")])
