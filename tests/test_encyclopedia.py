@@ -21,6 +21,8 @@ def test_home_links_every_section(client):
     for href in ("/cards/", "/periods"):
         assert f'href="{href}' in html
     assert "Stegosaurus" in html and "further in time" in html
+    for game in ("Cardline", "Stack-O-Saurus", "Dinoblivion"):
+        assert game in html
 
 
 def test_grid_shows_a_page_of_cards_with_links(client):
