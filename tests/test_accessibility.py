@@ -1,5 +1,7 @@
 """Accessibility: axe-core (Deque's checker, run in the real browser) finds nothing on any page we serve.
 
+Nor does any page scroll sideways (WCAG's reflow): on a phone a page is as wide as the screen.
+
 Each page is checked as a visitor, a player in the middle of each game, a teacher and a student
 see it, on a projector-sized screen and on a phone, with its charts drawn.
 """
@@ -11,8 +13,18 @@ PAGES = ["/", "/cards/", "/cards/stegosaurus", "/cards/?deck=animals", "/periods
          "/timeline", "/charts/sizes", "/charts/weights", "/play/", "/play/cardline/new", "/play/practice/new",
          "/play/practice/daily", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
          "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
-         "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1"]
+         "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1", "/play/?large=1",
+         "/cards/carcharodontosaurus?large=1", "/cards/lion?large=1"]  # a long name; a web address in its notes
 SCREENS = {"projector": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+WIDER_THAN_SCREEN = """() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return null;
+    const wide = [...document.querySelectorAll("body *")]  // the innermost element too wide, or with text too wide
+        .filter(el => el.getBoundingClientRect().right > width + 1 || el.scrollWidth > el.clientWidth + 1).pop();
+    return `${document.documentElement.scrollWidth}px wide on a ${width}px screen, e.g. ${wide ? wide.outerHTML.slice(0, 120) : "?"}`;
+}"""
 
 
 @pytest.fixture
@@ -25,8 +37,10 @@ def axe():
         for index in range(charts.count()):  # every chart is drawn
             charts.nth(index).locator(".main-svg").first.wait_for(timeout=10_000)
         found = checker.run(page).response["violations"]
-        return [f"{page.url}: {v['id']} ({v['impact']}): {v['help']}; e.g. {v['nodes'][0]['html'][:200]}"
-                for v in found]
+        problems = [f"{page.url}: {v['id']} ({v['impact']}): {v['help']}; e.g. {v['nodes'][0]['html'][:200]}"
+                    for v in found]
+        too_wide = page.evaluate(WIDER_THAN_SCREEN)
+        return problems + ([f"{page.url}: scrolls sideways: {too_wide}"] if too_wide else [])
     return violations
 
 

@@ -142,7 +142,7 @@ def test_practice_cards_can_be_dragged_into_a_diet_bin(browser, live_server):
     assert "Score" in page.locator(".score-bar").inner_text() and " of 1" in page.locator(".score-bar").inner_text()
 
 
-BROKEN_NAMES = """() => [...document.querySelectorAll('.mini-name')].filter((name) => {
+BROKEN_NAMES = """(selector) => [...document.querySelectorAll(selector)].filter((name) => {
   const range = document.createRange();
   range.selectNodeContents(name);
   const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
@@ -166,7 +166,23 @@ def test_no_card_name_is_broken_inside_a_word(browser, live_server, app, width, 
     page.goto(f"{live_server}/ping")
     page.set_content(html)
     assert page.locator(".mini-name").count() == 2 * len(cards) > 400
-    assert page.evaluate(BROKEN_NAMES) == []
+    assert page.evaluate(BROKEN_NAMES, ".mini-name") == []
+
+
+@pytest.mark.browser
+def test_no_card_page_name_is_broken_on_a_phone_in_large_type(browser, live_server, app):
+    with app.test_request_context():
+        cards = db.session.scalars(db.select(Card)).all()
+        html = render_template_string(
+            "<html class=large-type><link rel='stylesheet' href='/static/style.css'><body><main>"
+            "{% from 'macros.html' import face_names %}<div class='card-faces'>"
+            "{% for card in cards %}<section class='card-face front'>{{ face_names(card) }}</section>{% endfor %}"
+            "</div></main>", cards=cards)
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page.goto(f"{live_server}/ping")
+    page.set_content(html)
+    assert page.locator(".face-name").count() == page.locator(".face-scientific").count() == len(cards) > 200
+    assert page.evaluate(BROKEN_NAMES, ".face-name, .face-scientific") == []
 
 
 def touch(session, kind, x=None, y=None):
