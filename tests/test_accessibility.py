@@ -14,7 +14,8 @@ PAGES = ["/", "/cards/", "/cards/stegosaurus", "/cards/?deck=animals", "/periods
          "/play/practice/daily", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
          "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
          "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1", "/play/?large=1",
-         "/cards/carcharodontosaurus?large=1", "/cards/lion?large=1"]  # a long name; a web address in its notes
+         "/cards/carcharodontosaurus?large=1", "/cards/lion?large=1",  # a long name; a web address in its notes
+         "/lessons/scientific-names?large=1"]  # a table
 SCREENS = {"projector": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
