@@ -397,3 +397,16 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
     assert rows[0].startswith("turn,nickname") and len(rows) == 1 + 3 * 3
     for page in students:
         page.get_by_text("The round is over").wait_for(timeout=5000)
+
+
+@pytest.mark.browser
+def test_a_lesson_prints_without_navigation_or_controls(browser, live_server):
+    page = browser.new_page()
+    page.goto(f"{live_server}/lessons/diets")
+    buttons = page.locator("main form button")
+    assert buttons.count() and buttons.first.is_visible() and page.get_by_role("navigation", name="Main").is_visible()
+    page.emulate_media(media="print")
+    assert page.get_by_role("heading", level=1).is_visible() and page.locator(".lesson-body").is_visible()
+    assert page.get_by_text("Learning goals").is_visible() and page.get_by_text("Key vocabulary").is_visible()
+    assert not page.get_by_role("navigation", name="Main").is_visible()
+    assert not any(buttons.nth(index).is_visible() for index in range(buttons.count()))
