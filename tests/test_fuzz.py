@@ -18,6 +18,9 @@ JSON = st.recursive(
                          "game", "action", "x"]), children, max_size=5),
     max_leaves=12,
 )
+# Strings Python's str.isdigit() calls digits but int() refuses or cannot store: each gave a 500 once.
+NUMBER_LOOKALIKES = ["²", "٣", "1e3", " 1", "-1", "9" * 30, "9" * 5000]
+TEXT = st.text(max_size=30) | st.sampled_from(NUMBER_LOOKALIKES)
 # CI runs the same examples every time (a submission must not fail on a new draw); a deeper search
 # by hand: FUZZ_EXAMPLES=1000 python -m pytest tests/test_fuzz.py
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")), derandomize=bool(os.environ.get("CI")),
@@ -94,7 +97,7 @@ def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client
 @FUZZ
 @given(query=st.dictionaries(st.sampled_from(["q", "deck", "period", "diet", "group", "min_length", "max_mass",
                                               "sort", "order", "page", "per_page", "cards", "scale", "set", "game"]),
-                             st.text(max_size=30), max_size=4))
+                             TEXT, max_size=4))
 def test_card_and_figure_queries_never_fail(client, query):
     for url in ("/api/cards", "/api/figures/timeline", "/cards/", "/timeline"):
         response = client.get(url, query_string=query)
@@ -104,7 +107,7 @@ def test_card_and_figure_queries_never_fail(client, query):
 @FUZZ
 @given(form=st.dictionaries(st.sampled_from(["code", "name", "gap", "card", "seat", "type", "source", "target",
                                              "question", "choice", "field", "message"]),
-                            st.text(max_size=30), max_size=5))
+                            TEXT, max_size=5))
 def test_forms_never_fail(client, form):
     game = new_game(client)
     for url in ("/join", "/cards/stegosaurus", f"/play/cardline/{game['id']}/place", "/quiz/new",
@@ -126,3 +129,29 @@ def test_nul_characters_are_refused_with_a_clear_400(client, method, url, kwargs
     response = getattr(client, method)(url, headers={"Accept": "application/json"}, **kwargs)
     assert response.status_code == 400
     assert "NUL character" in response.get_json()["error"]
+
+
+
+@pytest.mark.parametrize("text", NUMBER_LOOKALIKES)
+def test_number_lookalikes_get_a_clear_4xx_and_change_nothing(app, client, text):
+    for url in ("/timeline", "/charts/sizes", "/charts/weights"):
+        response = client.get(url, query_string={"set": text})
+        assert response.status_code == 404 and "no saved card set" in response.get_data(as_text=True)
+    game = new_game(client)
+    response = client.post(f"/play/cardline/{game['id']}/place", data={"seat": text, "card": "x", "gap": "0"})
+    assert response.status_code == 403
+    practice = client.post("/play/practice/new", data={"deck": "dinosaurs", "characteristic": "mass",
+                                                       "count": "5", "mode": "all"}).headers["Location"]
+    practice_id = practice.rsplit("/", 1)[1]
+    with app.app_context():
+        cards = db.session.get(Game, practice_id).state["cards"]
+    before = stored(app, practice_id)
+    response = client.post(practice + "/answer", data={f"position-{card}": text for card in cards})
+    assert response.status_code == 400 and stored(app, practice_id) == before
+    stack = client.post("/play/stack/new", data={"players": "2", "order_mode": "random", "seats-0-kind": "human",
+                                                 "seats-1-kind": "human"}).headers["Location"]
+    stack_id = stack.rsplit("/", 1)[1]
+    before = stored(app, stack_id)
+    response = client.post(f"{stack}/act", data={"seat": "0", "type": "scare", "card": "x", "target": text})
+    assert response.status_code == 400 and "whose tower" in response.get_data(as_text=True)
+    assert stored(app, stack_id) == before

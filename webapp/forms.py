@@ -49,6 +49,11 @@ MAX_PAGE = 10_000
 blank_or_choice = Optional(strip_whitespace=False)
 
 
+def whole_number(text, digits=9):
+    """Return `text` as an int if it is 1 to `digits` plain digits 0-9, else None ("²" and "1e3" are not)."""
+    return int(text) if 0 < len(text) <= digits and text.isascii() and text.isdigit() else None
+
+
 def finite(form, field):
     """Refuse 'nan' and 'inf', which FloatField would otherwise accept."""
     if field.data is not None and not math.isfinite(field.data):

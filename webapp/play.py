@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from webapp import gameplay
 from webapp.cards import all_periods
 from webapp.errors import AppError
-from webapp.forms import NewCardlineForm, PlaceForm
+from webapp.forms import NewCardlineForm, PlaceForm, whole_number
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 KEPT_GAMES = 20  # seat tokens of this many recent games stay in the browser's session
@@ -58,7 +58,7 @@ def viewer_of(game):
 def posted_seat(game, kind):
     """Return the seat named by the posted form if this browser holds it in a game of `kind`, else refuse."""
     seat = request.form.get("seat", "")
-    seat = int(seat) if seat.isdigit() else None
+    seat = whole_number(seat)
     if game.kind != kind or seat not in held_seats(game):
         raise AppError(403, "This browser does not hold that seat in this game.")
     return seat

@@ -7,7 +7,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from webapp import gameplay
 from webapp.cards import all_periods
 from webapp.errors import AppError
-from webapp.forms import AnswerForm, PracticeForm
+from webapp.forms import AnswerForm, PracticeForm, whole_number
 from webapp.play import held_seats, remember_seats
 
 bp = Blueprint("practice", __name__, url_prefix="/play/practice")
@@ -83,10 +83,9 @@ def answer_from_form(game, form):
         return {"type": "bin", "diet": form.diet.data}
     positions = {}
     for card in game.state["cards"]:
-        raw = request.form.get(f"position-{card}", "")
-        if not raw.isdigit():
+        positions[card] = whole_number(request.form.get(f"position-{card}", ""))
+        if positions[card] is None:
             raise AppError(400, "Give every card a position.")
-        positions[card] = int(raw)
     if sorted(positions.values()) != list(range(1, len(positions) + 1)):
         raise AppError(400, "Use each position once: two cards cannot share a place.")
     return {"type": "order", "cards": sorted(positions, key=positions.get)}

@@ -9,7 +9,7 @@ from webapp import gameplay, trivia
 from webapp.cards import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.forms import NewQuizForm, QuizAnswerForm
+from webapp.forms import NewQuizForm, QuizAnswerForm, whole_number
 from webapp.models import Card
 from webapp.play import held_seats, remember_seats
 
@@ -95,11 +95,10 @@ def answer(game_id):
         if request.form.get("question") != current["id"]:
             raise AppError(409, "That answer is for another question: here is the current one.")
         if current["order"]:
-            positions = {o["id"]: request.form.get(f"position-{o['id']}", "") for o in current["options"]}
-            if not all(p.isdigit() for p in positions.values()) or \
-                    sorted(map(int, positions.values())) != list(range(1, len(positions) + 1)):
+            positions = {o["id"]: whole_number(request.form.get(f"position-{o['id']}", "")) for o in current["options"]}
+            if None in positions.values() or sorted(positions.values()) != list(range(1, len(positions) + 1)):
                 raise AppError(400, "Give every animal a different position.")
-            action = {"question": current["id"], "order": sorted(positions, key=lambda k: int(positions[k]))}
+            action = {"question": current["id"], "order": sorted(positions, key=positions.get)}
         else:
             if not form.validate():
                 raise AppError(400, " ".join(form.choice.errors) or "Choose one of the answers offered.")

@@ -4,7 +4,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from webapp import gameplay
 from webapp.errors import AppError
-from webapp.forms import NewStackForm
+from webapp.forms import NewStackForm, whole_number
 from webapp.games import stack
 from webapp.play import posted_seat, remember_seats, viewer_of
 
@@ -95,10 +95,9 @@ def action_from_form(form):
         return {"type": "draw", "source": form.get("source")}
     action = {"type": kind, "card": form.get("card")}
     if kind == "scare":
-        target = form.get("target", "")
-        if not target.isdigit():
+        action["target"] = whole_number(form.get("target", ""))
+        if action["target"] is None:
             raise AppError(400, "Choose whose tower to scare.")
-        action["target"] = int(target)
     return action
 
 

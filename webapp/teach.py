@@ -14,7 +14,7 @@ from webapp.auth import teacher_required
 from webapp.cards import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.forms import NewRoundForm, TeacherCardSetForm
+from webapp.forms import NewRoundForm, TeacherCardSetForm, whole_number
 from webapp.games import classline, livequiz
 from webapp.models import Answer, Card, CardSet, Round
 
@@ -181,7 +181,7 @@ def student_control(round_id, student_id):
     action = request.form.get("action", "")
     value = request.form.get("value", "")
     if action == "extra_time":
-        value = int(value) if value.isdigit() else -1
+        value = whole_number(value)
     classrooms.student_action(rnd, student_id, action, value)
     target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
     return redirect(url_for(target, round_id=rnd.id))

@@ -14,7 +14,7 @@ from webapp.cards import all_periods, card_query
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.filters import current_units, large_type
-from webapp.forms import CardFilterForm, CardSetForm
+from webapp.forms import CardFilterForm, CardSetForm, whole_number
 from webapp.models import Card, CardSet, Extinction
 
 bp = Blueprint("timeline", __name__)
@@ -69,7 +69,8 @@ def selected_cards(args, default=DEFAULT_CARDS):
             raise AppError(400, f"Choose at most {MAX_CARDS} cards; {len(slugs)} were asked for.")
         return cards_by_slugs(slugs)
     if args.get("set"):
-        card_set = db.session.get(CardSet, int(args["set"])) if args["set"].isdigit() else None
+        set_id = whole_number(args["set"])
+        card_set = db.session.get(CardSet, set_id) if set_id is not None else None
         if card_set is None:
             raise AppError(404, "There is no saved card set with that number.")
         return cards_by_slugs(card_set.slugs[:MAX_CARDS])
