@@ -540,3 +540,15 @@ def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
         assert guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "wrong"}).status_code == 400
     locked = guesser.post("/teach/login", data={"email": "teacher@school.org", "password": "correct horse 1"})
     assert locked.status_code == 429
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", ""), ("get", "/panel"), ("post", "/control"), ("get", "/students"), ("get", "/results.csv"),
+    ("post", "/students/{big}"),
+])
+def test_ids_too_big_for_the_database_are_a_clear_404(teacher, method, path):
+    url, _ = new_round(teacher)
+    big = "9" * 30
+    target = url + path.format(big=big) if "{big}" in path else url.rsplit("/", 1)[0] + f"/{big}{path}"
+    response = getattr(teacher, method)(target, data={"action": "remove"} if method == "post" else None)
+    assert response.status_code == 404

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 
 def database_url(instance_path):
@@ -45,9 +46,17 @@ def secret_key(instance_path):
     return path.read_text().strip()
 
 
+class RowId(IntegerConverter):
+    """A row's id in a URL: a whole number the database's integer can hold (a bigger one is a 404, not a 500)."""
+
+    def __init__(self, url_map):
+        super().__init__(url_map, min=1, max=2**31 - 1)
+
+
 def create_app(test_config=None):
     """Create and configure the app."""
     app = Flask(__name__, instance_relative_config=True)
+    app.url_map.converters["id"] = RowId
     app.json.sort_keys = False
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

@@ -129,7 +129,7 @@ def panel_context(rnd):
     return context
 
 
-@bp.get("/rounds/<int:round_id>")
+@bp.get("/rounds/<id:round_id>")
 @teacher_required
 def round_page(round_id):
     """Show the round: the lobby, the live view for the projector, or the results."""
@@ -141,7 +141,7 @@ def round_page(round_id):
     return render_template("teach/round.html", join_url=join_url(rnd), qr=qr_svg(join_url(rnd)), **context)
 
 
-@bp.get("/rounds/<int:round_id>/panel")
+@bp.get("/rounds/<id:round_id>/panel")
 @teacher_required
 def round_panel(round_id):
     """Return the live part of the round page (polled every second; 304 when nothing changed)."""
@@ -164,7 +164,7 @@ def conditional_html(html, seconds_left):
     return response
 
 
-@bp.post("/rounds/<int:round_id>/control")
+@bp.post("/rounds/<id:round_id>/control")
 @teacher_required
 def round_control(round_id):
     """Start, pause, resume, reveal, go on, skip, end, or switch the timer."""
@@ -173,7 +173,7 @@ def round_control(round_id):
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
 
-@bp.post("/rounds/<int:round_id>/students/<int:student_id>")
+@bp.post("/rounds/<id:round_id>/students/<id:student_id>")
 @teacher_required
 def student_control(round_id, student_id):
     """Rename or remove a student, or give them extra time."""
@@ -187,7 +187,7 @@ def student_control(round_id, student_id):
     return redirect(url_for(target, round_id=rnd.id))
 
 
-@bp.get("/rounds/<int:round_id>/students")
+@bp.get("/rounds/<id:round_id>/students")
 @teacher_required
 def students_page(round_id):
     """List the round's students with the controls to rename, remove or give extra time."""
@@ -195,7 +195,7 @@ def students_page(round_id):
     return render_template("teach/students.html", round=rnd, students=classrooms.active_students(rnd))
 
 
-@bp.get("/rounds/<int:round_id>/results.csv")
+@bp.get("/rounds/<id:round_id>/results.csv")
 @teacher_required
 def results_csv(round_id):
     """Download the round's results as CSV: every answer, or each student's self-paced score."""
