@@ -99,7 +99,8 @@ def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client
                                               "sort", "order", "page", "per_page", "cards", "scale", "set", "game"]),
                              TEXT, max_size=4))
 def test_card_and_figure_queries_never_fail(client, query):
-    for url in ("/api/cards", "/api/figures/timeline", "/cards/", "/timeline"):
+    for url in ("/api/cards", "/api/figures/timeline", "/api/figures/sizes", "/api/figures/weights", "/cards/",
+                "/timeline", "/timeline/gap", "/charts/sizes", "/charts/weights", "/periods/jurassic", "/"):
         response = client.get(url, query_string=query)
         assert response.status_code < 500, (url, query)
 
