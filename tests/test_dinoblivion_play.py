@@ -230,3 +230,20 @@ def test_the_hard_computer_player_searches_within_its_think_time(app, client, mo
     state = state_of(app, url)
     # the searching player played its turn and handed back (or, rarely, its turn ended the game)
     assert state["turn"] == 0 or dinoblivion.is_over(state)
+
+
+def test_the_board_says_what_each_fight_needs_until_that_stack_is_fought(app, client):
+    from webapp.games.dinoblivion import cards
+
+    url = setup(client)
+    seat, page = play_to_the_first_turn(client, url)
+    tops = {side: pile[-1] for side, pile in state_of(app, url)["dinos"].items()}
+    for side, dino in tops.items():
+        assert f"the {cards.CARDS[dino].name} ({side}) needs {cards.CARDS[dino].strength}" in page
+    game_id = url.rsplit("/", 1)[1]
+    with app.app_context():  # as after a fight on the left this turn
+        game = db.session.get(Game, game_id)
+        game.state = dict(game.state, fought=["left"])
+        db.session.commit()
+    page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+    assert "(left) needs" not in page and "(right) needs" in page

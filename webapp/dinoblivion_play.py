@@ -154,6 +154,14 @@ def log_sentence(event, names):
     return simple.get(kind, f"{who}: {str(kind).replace('_', ' ')}.")
 
 
+def fight_targets(observation):
+    """Say what each dinosaur or Enemy that may still be fought this turn needs: "the Raptor (right) needs 10"."""
+    targets = [f"the {name_of(dino['top'])} ({side}) needs {C.CARDS[dino['top']].strength}"
+               for side, dino in observation["dinosaurs"].items() if dino["top"] and side not in observation["fought"]]
+    return targets + [f"{name_of(enemy)} needs {C.CARDS[enemy].strength}"
+                      for pile in observation["enemies"].values() for enemy in pile]
+
+
 def board_context(game, viewer, error=None):
     """Return what the board needs: the viewer's observation, its buttons, the log in words."""
     observation = gameplay.observe(game, viewer)
@@ -162,6 +170,7 @@ def board_context(game, viewer, error=None):
     return {
         "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
         "groups": grouped_actions(observation, actions) if actions else [],
+        "targets": fight_targets(observation) if observation["phase"] == "play" else [],
         "log": [log_sentence(event, names) for event in reversed(observation["log"])],
         "info": card_info, "join_code": gameplay.join_code_of(game), "open_seats": gameplay.open_seats(game),
     }
