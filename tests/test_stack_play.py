@@ -125,3 +125,20 @@ def test_play_to_the_end_against_the_computer(app, client):
         client.post(url + "/act", data={"seat": "0", **{k: str(v) for k, v in action.items()}})
     html = client.get(url).get_data(as_text=True)
     assert "Game over" in html
+
+
+def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(app, client):
+    url = setup(client, kinds=("human", "human", "human"))
+    game_id = url.rsplit("/", 1)[1]
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        state = dict(game.state, order=["green", "blue", "purple", "orange"], phase="play", turn=0,
+                     towers=[[], ["apato-1", "green-1"], ["apato-4"]])
+        state["hands"] = [["scare-green-2", *state["hands"][0]], *state["hands"][1:]]
+        game.state = state
+        db.session.commit()
+    page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
+    form = page[page.index('value="scare-green-2"'):]
+    select = form[form.index("<select"):form.index("</select>")]
+    options = re.findall(r'<option value="(\d)">([^<]+)</option>', select)
+    assert options == [("1", "P1"), ("2", "P2 (nothing to scare)")]

@@ -65,12 +65,14 @@ def page_context(game, viewer, error=None):
     """Return what the table needs: the viewer's observation, in words."""
     observation = gameplay.observe(game, viewer)
     names = [p["name"] for p in observation["players"]]
+    actions = gameplay.legal_actions(game, viewer)
     return {
         "game": game, "obs": observation, "viewer": viewer, "error": error,
         "names": names, "card_label": card_label, "kind_of": lambda card: stack.KIND[card],
         "symbols": SYMBOLS, "log": [log_sentence(e, names) for e in reversed(observation["log"])],
         "join_code": gameplay.join_code_of(game), "open_seats": gameplay.open_seats(game),
-        "playable": {a["card"] for a in gameplay.legal_actions(game, viewer) if a["type"] in ("play", "scare")},
+        "playable": {a["card"] for a in actions if a["type"] in ("play", "scare")},
+        "scareable": {(a["card"], a["target"]) for a in actions if a["type"] == "scare"},
     }
 
 
