@@ -156,3 +156,37 @@ def test_number_lookalikes_get_a_clear_4xx_and_change_nothing(app, client, text)
     response = client.post(f"{stack}/act", data={"seat": "0", "type": "scare", "card": "x", "target": text})
     assert response.status_code == 400 and "whose tower" in response.get_data(as_text=True)
     assert stored(app, stack_id) == before
+
+
+API_TABLE_GAMES = {
+    "stack": ({}, st.fixed_dictionaries(
+        {"type": st.sampled_from(["draw", "play", "scare", "discard", "replace", "x"])},
+        optional={"card": st.sampled_from(["apato-1", "blue-2", "scare-green-1", "trex-1", "ptero-1"]) | JSON,
+                  "source": st.sampled_from(["deck", "discard"]) | JSON, "target": JSON})),
+    "dinoblivion": ({"mode": "duel"}, DINOBLIVION_ACTION),
+}
+
+
+@FUZZ
+@pytest.mark.parametrize("game", API_TABLE_GAMES)
+@given(data=st.data())
+def test_api_moves_in_any_game_change_nothing_unless_legal(app, client, game, data):
+    config, actions = API_TABLE_GAMES[game]
+    created = client.post("/api/games", json={"game": game, "config": config, "seed": 2,
+                                              "seats": [{"name": "Ada"}, {"name": "Ben"}]}).get_json()
+    tokens = [seat["token"] for seat in created["seats"]]
+    for _ in range(20):  # through the set-up (and a Stack draw) to where cards are played
+        listed = [(t, a) for t in tokens for a in client.get(f"/api/games/{created['id']}/actions",
+                                                               headers={"Authorization": f"Bearer {t}"}).get_json()["actions"]]
+        if not listed or listed[0][1]["type"] not in ("throw", "chief", "draw"):
+            break
+        client.post(f"/api/games/{created['id']}/actions", json={"action": listed[0][1]},
+                    headers={"Authorization": f"Bearer {listed[0][0]}"})
+    body = data.draw(st.fixed_dictionaries({"action": actions}) | JSON)
+    token = tokens[data.draw(st.sampled_from([0, 1]))]
+    before = stored(app, created["id"])
+    response = client.post(f"/api/games/{created['id']}/actions", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code < 500, (body, response.get_data(as_text=True)[:300])
+    if response.status_code != 200:
+        assert 400 <= response.status_code < 500 and response.get_json()["error"]
+        assert stored(app, created["id"]) == before

@@ -126,7 +126,14 @@ def test_racing_moves_leave_one_true_state(app, client):
     ({"hand_size": 0}, "between 1 and 12"),
     ({"hand_size": "4"}, "whole number"),
     ({"seed": -1}, "seed"),
-    ({"game": "chess"}, "Only 'cardline'"),
+    ({"game": "chess"}, "'game' must be one of: cardline, stack, dinoblivion"),
+    ({"game": "stack", "config": [1]}, "'config' must be an object"),
+    ({"game": "stack", "seats": [{"name": "A", "kind": "easy"}, {"name": "B", "kind": "hard"}]}, "must be a person"),
+    ({"game": "stack", "seats": [{"name": str(i)} for i in range(7)]}, "2 to 6 players"),
+    ({"game": "stack", "config": {"order": ["blue", 1, None, "green"]}}, "each colour once"),
+    ({"game": "dinoblivion", "config": {"mode": "chess"}}, "Duel (2 players) or Solo"),
+    ({"game": "dinoblivion", "config": {"mode": "solo"}}, "Solo is for exactly 1 player"),
+    ({"game": "dinoblivion", "seats": [{"name": "A"}], "config": {"difficulty": "god"}}, "Choose a difficulty"),
 ])
 def test_bad_new_games_are_refused(client, body, message):
     base = {"seats": [{"name": "A"}, {"name": "B"}], **body}
@@ -185,3 +192,42 @@ def test_bad_moves_are_refused_and_change_nothing(app, client, case, status, mes
 def test_unknown_game_observation_is_404(client):
     response = client.get("/api/games/" + "z" * 200)
     assert response.status_code == 404
+
+
+TABLE_GAMES = [
+    ("stack", {"order": ["green", "blue", "purple", "orange"]}, [{"name": "Ada"}, {"name": "Rex", "kind": "medium"}]),
+    ("dinoblivion", {"mode": "duel", "end_trigger": "dinosaur_decks"}, [{"name": "Ada"}, {"name": "Rex", "kind": "easy"}]),
+    ("dinoblivion", {"difficulty": "hunter"}, [{"name": "Ada"}]),
+]
+
+
+@pytest.mark.parametrize(("game", "config", "seats"), TABLE_GAMES)
+def test_stack_and_dinoblivion_are_played_through_the_same_api(app, client, game, config, seats):
+    response = client.post("/api/games", json={"game": game, "config": config, "seats": seats, "seed": 5})
+    assert response.status_code == 201, response.get_json()
+    data = response.get_json()
+    assert data["game"] == game and data["observation"]["hand"] is None
+    game_id, token = data["id"], data["seats"][0]["token"]
+    with app.app_context():
+        stored = db.session.get(Game, game_id)
+        assert stored.kind == game and stored.mode == "api"
+        assert all(stored.state.get(key) == value for key, value in config.items() if key in stored.state)
+        hidden = [card for hand in stored.state["hands"][1:] for card in hand] if game == "stack" else \
+            [card for seat in stored.state["seats"][1:] for card in seat["hand"] + seat["deck"]]
+    seen = json.dumps(client.get(f"/api/games/{game_id}", headers=auth(token)).get_json())
+    assert not [card for card in hidden if f'"{card}"' in seen]
+    for _ in range(12):  # the listed actions are the ones the seat may take, and taking one moves the game
+        listed = client.get(f"/api/games/{game_id}/actions", headers=auth(token)).get_json()["actions"]
+        if not listed:
+            break
+        before = stored_state(app, game_id)
+        response = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json={"action": listed[-1]})
+        assert response.status_code == 200, response.get_json()
+        assert response.get_json()["viewer"] == 0 and stored_state(app, game_id) != before
+    refused = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json={"action": {"type": "fly"}})
+    assert refused.status_code == 409 and refused.get_json()["error"]
+    for body in ({"action": "draw"}, {"action": {"card": "x"}}, [1]):
+        before = stored_state(app, game_id)
+        response = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json=body)
+        assert response.status_code == 400 and response.get_json()["error"]
+        assert stored_state(app, game_id) == before

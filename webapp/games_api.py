@@ -58,23 +58,46 @@ def parse_seats(raw):
     return seats
 
 
+API_GAMES = ("cardline", "stack", "dinoblivion")
+
+
 @bp.post("")
 def create():
     """Create a game; answer with its id and each human seat's token (shown only this once)."""
     data = json_body()
-    if data.get("game", "cardline") != "cardline":
-        raise AppError(400, "Only 'cardline' games can be created here so far.")
-    hand_size, seed = data.get("hand_size", 4), data.get("seed")
-    if not isinstance(hand_size, int) or isinstance(hand_size, bool):
-        raise AppError(400, "'hand_size' must be a whole number.")
+    kind, seed = data.get("game", "cardline"), data.get("seed")
+    if kind not in API_GAMES:
+        raise AppError(400, "'game' must be one of: " + ", ".join(API_GAMES) + ".")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31):
         raise AppError(400, "'seed' must be a whole number from 0 to 2147483647.")
-    game, tokens = gameplay.create_cardline(
-        deck=data.get("deck", "dinosaurs"), characteristic=data.get("characteristic", "length"),
-        hand_size=hand_size, seats=parse_seats(data.get("seats")), mode="api", seed=seed)
+    seats = parse_seats(data.get("seats"))
+    if kind == "cardline":
+        game, tokens = create_cardline(data, seats, seed)
+    else:
+        game, tokens = create_table_game(kind, data.get("config", {}), seats, seed)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], **({"token": tokens[i]} if i in tokens else {})}
              for i, s in enumerate(game.seats)]
-    return {"id": game.id, "seats": seats, "observation": gameplay.observe(game, None)}, 201
+    return {"id": game.id, "game": game.kind, "seats": seats, "observation": gameplay.observe(game, None)}, 201
+
+
+def create_cardline(data, seats, seed):
+    """Start a Cardline game from the request's deck, characteristic and hand size."""
+    hand_size = data.get("hand_size", 4)
+    if not isinstance(hand_size, int) or isinstance(hand_size, bool):
+        raise AppError(400, "'hand_size' must be a whole number.")
+    return gameplay.create_cardline(deck=data.get("deck", "dinosaurs"), characteristic=data.get("characteristic", "length"),
+                                    hand_size=hand_size, seats=seats, mode="api", seed=seed)
+
+
+def create_table_game(kind, config, seats, seed):
+    """Start a Stack-O-Saurus or Dinoblivion game from `config`; the players are the seats."""
+    if not isinstance(config, dict):
+        raise AppError(400, "'config' must be an object, like {\"mode\": \"duel\"}.")
+    if not any(seat["kind"] in ("human", "remote") for seat in seats):
+        # Computer players alone would play the whole game inside this request.
+        raise AppError(400, "At least one seat must be a person (kind 'human' or 'remote').")
+    config = {**config, "players": [seat["name"] for seat in seats]}
+    return gameplay.create_game(kind, config, seats, mode="api", settings={}, seed=seed)
 
 
 @bp.get("/<game_id>")
@@ -115,7 +138,12 @@ def act(game_id):
     game = gameplay.get_game(game_id)
     seat = seat_of_request(game, required=True)
     action = data.get("action", data)
-    if not isinstance(action, dict) or not isinstance(action.get("card"), str) or "gap" not in action:
+    if game.kind != "cardline":
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise AppError(400, "Send {\"action\": <one of the actions GET .../actions lists>}.")
+    elif not isinstance(action, dict) or not isinstance(action.get("card"), str) or "gap" not in action:
         raise AppError(400, "Send {\"card\": \"<slug>\", \"gap\": <number>} to place a card.")
-    gameplay.act(game, seat, {"type": "place", "card": action["card"], "gap": action["gap"]})
+    else:
+        action = {"type": "place", "card": action["card"], "gap": action["gap"]}
+    gameplay.act(game, seat, action)
     return gameplay.observe(game, seat)

@@ -103,7 +103,7 @@ def new_game(config, seed):
     if order is None:
         order = list(COLOURS)
         rng.shuffle(order)
-    elif not isinstance(order, list) or sorted(order) != sorted(COLOURS):
+    elif not isinstance(order, list) or not all(isinstance(c, str) for c in order) or sorted(order) != sorted(COLOURS):
         raise InvalidConfig("The tower order must name each colour once: " + ", ".join(COLOURS) + ".")
     deck = list(CARDS)
     rng.shuffle(deck)
