@@ -198,6 +198,20 @@ def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(app, teacher):
     assert round_of(app, url).status == "playing"
 
 
+def test_the_join_code_shrinks_once_the_round_runs_but_stays_for_latecomers(app, teacher):
+    url, code = new_round(teacher)
+    lobby = teacher.get(url).get_data(as_text=True)
+    assert 'class="join-row"' in lobby and "<svg" in lobby and "Late?" not in lobby
+    join(app, code, "Ada")
+    teacher.post(url + "/control", data={"action": "start"})
+    playing = teacher.get(url).get_data(as_text=True)
+    assert 'class="join-row"' not in playing and "Late? Join at" in playing
+    assert f'class="join-code" aria-label="Join code {" ".join(code)}">{code}<' in playing
+    assert "<details><summary>Show the QR code</summary>" in playing and "<svg" in playing
+    teacher.post(url + "/control", data={"action": "end"})
+    assert "join-code" not in teacher.get(url).get_data(as_text=True)
+
+
 def test_teacher_renames_removes_and_gives_extra_time(app, teacher):
     url, code = new_round(teacher)
     ada = join(app, code, "Ada")
