@@ -358,6 +358,11 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
     teacher.get_by_text("Cy").first.wait_for()  # the lobby updates by itself
 
     teacher.get_by_role("button", name="Start the round").click()
+    # On a 1280 x 720 projector the card to place and the class line share the first screen.
+    assert teacher.viewport_size == {"width": 1280, "height": 720}
+    for part in (teacher.locator(".current-card"), teacher.locator(".line-card").first):
+        box = part.bounding_box()
+        assert box["y"] + box["height"] <= 720, box
     for card in range(3):
         for page in students:
             page.locator("form.place-form").wait_for(timeout=5000)  # appears without a reload
