@@ -415,3 +415,35 @@ def test_a_lesson_prints_without_navigation_or_controls(browser, live_server):
     assert page.get_by_text("Learning goals").is_visible() and page.get_by_text("Key vocabulary").is_visible()
     assert not page.get_by_role("navigation", name="Main").is_visible()
     assert not any(buttons.nth(index).is_visible() for index in range(buttons.count()))
+
+
+@pytest.mark.browser
+def test_dinoblivion_says_while_the_searching_computer_plays(browser, live_server, monkeypatch):
+    import webapp.games.dinoblivion as engine_package
+
+    monkeypatch.setattr(engine_package, "THINK_SECONDS", 0.05)
+    page = browser.new_page()
+    page.goto(f"{live_server}/play/dinoblivion/new")
+    page.locator("#seats-0-name").fill("Mia")
+    page.locator("#seats-1-name").fill("Rex")
+    page.locator("#seats-1-kind").select_option("hard")
+    page.get_by_role("button", name="Start the game").click()
+    status = page.locator(".busy[role=status]")
+    for _ in range(12):  # the throw (again if tied) and the Chief draft, to Mia's first turn
+        setup = page.locator("fieldset.action-group", has_text="Set-up").get_by_role("button")
+        if not setup.count():
+            break
+        assert status.inner_text() == ""  # nothing is said before a move is sent
+        with page.expect_navigation():
+            setup.first.click()
+    # Playwright cannot read a page while it waits for the next one, so the page notes what its
+    # status said into sessionStorage, which the next page of the same tab can read.
+    page.evaluate("""() => new MutationObserver(() => {
+        sessionStorage.setItem("said", document.querySelector(".busy").textContent);
+    }).observe(document.querySelector(".busy"), {childList: true, characterData: true, subtree: true})""")
+    with page.expect_navigation():
+        page.get_by_role("button", name="End your turn").click()
+    said = page.evaluate("() => sessionStorage.getItem('said')")
+    assert said.startswith("Rex (the searching computer player) may be playing its turn") and "5 to 20 seconds" in said
+    page.get_by_role("heading", name="Mia, your turn").wait_for()
+    assert status.inner_text() == ""
