@@ -1,5 +1,7 @@
 """End to end: the app driven in a real headless Chromium (Debian's package), by keyboard, mouse and touch."""
 
+import time
+
 import pytest
 from flask import render_template_string
 
@@ -441,6 +443,7 @@ def test_dinoblivion_says_while_the_searching_computer_plays(browser, live_serve
     page.evaluate("""() => new MutationObserver(() => {
         sessionStorage.setItem("said", document.querySelector(".busy").textContent);
     }).observe(document.querySelector(".busy"), {childList: true, characterData: true, subtree: true})""")
+    page.route("**/act", lambda route: (time.sleep(1), route.continue_()))  # a long turn, whatever the machine
     with page.expect_navigation():
         page.get_by_role("button", name="End your turn").click()
     said = page.evaluate("() => sessionStorage.getItem('said')")
