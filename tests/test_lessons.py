@@ -81,3 +81,13 @@ def test_quiz_activities_run_live_for_a_teacher(client):
 def test_unknown_lesson_and_activity(client):
     assert client.get("/lessons/atlantis").status_code == 404
     assert client.post(f"/lessons/{SLUGS[0]}/activities/99").status_code == 404
+
+
+@pytest.mark.parametrize("slug", ["atlantis", "a" * 300, "Diets", "diets.questions", "%2e%2e%2fpyproject"])
+def test_unknown_lessons_are_a_404_and_nothing_is_read_or_kept(client, slug):
+    for slug_known in SLUGS:
+        lessons.load(slug_known)
+    kept = lessons.read_lesson.cache_info().currsize
+    assert client.get(f"/lessons/{slug}").status_code == 404  # a name too long for a file was a 500
+    assert client.post(f"/lessons/{slug}/activities/0").status_code == 404
+    assert lessons.read_lesson.cache_info().currsize == kept == len(SLUGS)  # a URL cannot grow the cache

@@ -42,7 +42,7 @@ def seat_of_request(game, required):
 
 
 def parse_seats(raw):
-    """Validate the seats of a new game: 2-8 of {name, kind}; kind is human or a computer level."""
+    """Validate the seats of a new game: a list of {name, kind}; kind is human, remote or a computer level."""
     if not isinstance(raw, list) or not raw:
         raise AppError(400, "Give 'seats' as a list like [{\"name\": \"Ada\", \"kind\": \"human\"}].")
     seats = []

@@ -31,11 +31,20 @@ class LessonError(ValueError):
 
 
 @functools.cache
+def lesson_slugs():
+    """Return the names of the lesson files, without ".md" (files never change at run time)."""
+    return tuple(sorted(path.stem for path in FOLDER.glob("*.md") if re.fullmatch(r"[a-z0-9-]+", path.stem)))
+
+
 def load(slug):
+    """Return a lesson by its slug, or None; only real lessons are read (and cached), whatever a URL says."""
+    return read_lesson(slug) if slug in lesson_slugs() else None
+
+
+@functools.cache
+def read_lesson(slug):
     """Return a lesson's front matter, Markdown body and question bank (files never change at run time)."""
     path = FOLDER / f"{slug}.md"
-    if not re.fullmatch(r"[a-z0-9-]+", slug) or not path.exists():
-        return None
     match = FRONT_MATTER.match(path.read_text(encoding="utf-8"))
     if not match:
         raise LessonError(f"{path.name}: no front matter between --- lines")
@@ -59,7 +68,7 @@ def bank_question(raw):
 
 def all_lessons():
     """Return every lesson, in file name order."""
-    return [load(path.stem) for path in sorted(FOLDER.glob("*.md"))]
+    return [read_lesson(slug) for slug in lesson_slugs()]
 
 
 def _card(slug):
