@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -190,3 +191,22 @@ def test_api_moves_in_any_game_change_nothing_unless_legal(app, client, game, da
     if response.status_code != 200:
         assert 400 <= response.status_code < 500 and response.get_json()["error"]
         assert stored(app, created["id"]) == before
+
+
+ODD_PATH_VALUES = ["²", "9" * 30, "a" * 300, "..", "<script>", "' OR 1=1", "-1", "🦖", "a b"]
+
+
+def test_every_route_answers_odd_path_values_without_a_500(app, client):
+    checked = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        for value in ODD_PATH_VALUES:
+            path = rule.rule
+            for name in rule.arguments:
+                path = re.sub(r"<(?:[^>:]+:)?" + name + ">", value, path)
+            for method in sorted(rule.methods & {"GET", "POST"}):
+                response = getattr(client, method.lower())(path)
+                assert response.status_code < 500, (method, path[:80])  # a 300-letter lesson name was a 500
+                checked.append(path)
+    assert len(checked) > 400
