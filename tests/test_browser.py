@@ -144,45 +144,50 @@ def test_practice_cards_can_be_dragged_into_a_diet_bin(browser, live_server):
     assert "Score" in page.locator(".score-bar").inner_text() and " of 1" in page.locator(".score-bar").inner_text()
 
 
+# A name is broken when it takes more lines than it has words (and break hints), or runs out of its box
+# or off the screen.
 BROKEN_NAMES = """(selector) => [...document.querySelectorAll(selector)].filter((name) => {
   const range = document.createRange();
   range.selectNodeContents(name);
   const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-  return lines > name.textContent.trim().split(/\\s+/).length + name.querySelectorAll('wbr').length;
+  return lines > name.textContent.trim().split(/\\s+/).length + name.querySelectorAll('wbr').length
+    || range.getBoundingClientRect().right > Math.min(name.getBoundingClientRect().right + 1,
+                                                      document.documentElement.clientWidth);
 }).map((name) => name.textContent)"""
+
+
+def page_of_every_card(browser, live_server, app, body, width, large):
+    """Open a page that renders every card through `body` (a template over `cards`) with the app's styles."""
+    with app.test_request_context():
+        cards = db.session.scalars(db.select(Card)).all()
+        html = render_template_string(
+            "<html{{ ' class=large-type' if large }}><link rel='stylesheet' href='/static/style.css'><body><main>"
+            + body + "</main>", cards=cards, large=large)
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(f"{live_server}/ping")
+    page.set_content(html)
+    return page, cards
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("width", "large"), [(390, False), (1280, False), (1280, True)])
 def test_no_card_name_is_broken_inside_a_word(browser, live_server, app, width, large):
-    with app.test_request_context():
-        cards = db.session.scalars(db.select(Card)).all()
-        html = render_template_string(
-            "<html{{ ' class=large-type' if large }}><link rel='stylesheet' href='/static/style.css'><body>"
-            "{% from 'play/_cardline.html' import card_face %}<ul class='hand'>"
-            "{% for card in cards %}<li class='hand-card'>{{ card_face(card) }}</li>{% endfor %}</ul>"
-            "<ul class='order-list'>{% for card in cards %}<li class='order-item'>"
-            "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>",
-            cards=cards, large=large)
-    page = browser.new_page(viewport={"width": width, "height": 800})
-    page.goto(f"{live_server}/ping")
-    page.set_content(html)
+    page, cards = page_of_every_card(browser, live_server, app, (
+        "{% from 'play/_cardline.html' import card_face %}<ul class='hand'>"
+        "{% for card in cards %}<li class='hand-card'>{{ card_face(card) }}</li>{% endfor %}</ul>"
+        "<ul class='order-list'>{% for card in cards %}<li class='order-item'>"
+        "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>"),
+        width, large)
     assert page.locator(".mini-name").count() == 2 * len(cards) > 400
     assert page.evaluate(BROKEN_NAMES, ".mini-name") == []
 
 
 @pytest.mark.browser
 def test_no_card_page_name_is_broken_on_a_phone_in_large_type(browser, live_server, app):
-    with app.test_request_context():
-        cards = db.session.scalars(db.select(Card)).all()
-        html = render_template_string(
-            "<html class=large-type><link rel='stylesheet' href='/static/style.css'><body><main>"
-            "{% from 'macros.html' import face_names %}<div class='card-faces'>"
-            "{% for card in cards %}<section class='card-face front'>{{ face_names(card) }}</section>{% endfor %}"
-            "</div></main>", cards=cards)
-    page = browser.new_page(viewport={"width": 390, "height": 800})
-    page.goto(f"{live_server}/ping")
-    page.set_content(html)
+    page, cards = page_of_every_card(browser, live_server, app, (
+        "{% from 'macros.html' import face_names %}<div class='card-faces'>"
+        "{% for card in cards %}<section class='card-face front'>{{ face_names(card) }}</section>{% endfor %}"
+        "</div>"), 390, large=True)
     assert page.locator(".face-name").count() == page.locator(".face-scientific").count() == len(cards) > 200
     assert page.evaluate(BROKEN_NAMES, ".face-name, .face-scientific") == []
 
