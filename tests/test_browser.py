@@ -156,13 +156,13 @@ BROKEN_NAMES = """(selector) => [...document.querySelectorAll(selector)].filter(
 }).map((name) => name.textContent)"""
 
 
-def page_of_every_card(browser, live_server, app, body, width, large):
+def page_of_every_card(browser, live_server, app, body, width, large, **context):
     """Open a page that renders every card through `body` (a template over `cards`) with the app's styles."""
     with app.test_request_context():
         cards = db.session.scalars(db.select(Card)).all()
         html = render_template_string(
             "<html{{ ' class=large-type' if large }}><link rel='stylesheet' href='/static/style.css'><body><main>"
-            + body + "</main>", cards=cards, large=large)
+            + body + "</main>", cards=cards, large=large, **context)
     page = browser.new_page(viewport={"width": width, "height": 800})
     page.goto(f"{live_server}/ping")
     page.set_content(html)
@@ -190,6 +190,25 @@ def test_no_card_page_name_is_broken_on_a_phone_in_large_type(browser, live_serv
         "</div>"), 390, large=True)
     assert page.locator(".face-name").count() == page.locator(".face-scientific").count() == len(cards) > 200
     assert page.evaluate(BROKEN_NAMES, ".face-name, .face-scientific") == []
+
+
+# The person's label and the animal's figure in a size comparison, as boxes on the screen, where they meet.
+LABEL_ON_ANIMAL = """() => [...document.querySelectorAll("svg.size-comparison")].filter((figure) => {
+  const label = figure.querySelector("text.comparison-label").getBoundingClientRect();
+  const animal = figure.querySelectorAll(":scope > svg")[1].getBoundingClientRect();
+  return label.right > animal.left && label.left < animal.right && label.bottom > animal.top && label.top < animal.bottom;
+}).map((figure) => figure.querySelectorAll("text.comparison-label")[1].textContent)"""
+
+
+@pytest.mark.browser
+def test_the_persons_label_never_lies_on_the_animal_in_a_size_comparison(browser, live_server, app):
+    from webapp.silhouettes import comparison
+
+    page, cards = page_of_every_card(browser, live_server, app, (
+        "{% for card in cards if card.length_m %}<div class='comparison'>{{ comparison(card) }}</div>{% endfor %}"),
+        1280, large=False, comparison=comparison)
+    assert page.locator("svg.size-comparison").count() > 200
+    assert page.evaluate(LABEL_ON_ANIMAL) == []
 
 
 def touch(session, kind, x=None, y=None):

@@ -42,6 +42,10 @@ def drawn_size(body_plan, size_m):
     return size_m, size_m * h / w
 
 
+PERSON_LABEL = "person, 1.8 m"
+PERSON_LABEL_WIDTH = 0.62 * 14 * len(PERSON_LABEL)  # at the label's 14 px: a generous average letter width
+
+
 def comparison(card, width=640, height=240, gap_m=0.3):
     """Return an SVG of the card's animal beside a 1.8 m person, both to scale; None if no size."""
     if not card.length_m:
@@ -50,11 +54,14 @@ def comparison(card, width=640, height=240, gap_m=0.3):
     animal = drawn_size(card.body_plan, card.length_m)
     gap = max(gap_m, 0.1 * max(human[0], animal[0]))
     scale = min((width - 20) / (human[0] + gap + animal[0]), (height - 30) / max(human[1], animal[1]))
+    # The person's label is written above the head and runs to the right: the animal starts after it.
+    if (human[0] + gap) * scale < PERSON_LABEL_WIDTH + 8:
+        scale = min((width - 28 - PERSON_LABEL_WIDTH) / animal[0], (height - 30) / max(human[1], animal[1]))
     ground = height - 24
     parts = []
     left = 10
     for plan, (w, h), colour, label in (
-        ("human", human, "#33415c", "person, 1.8 m"),
+        ("human", human, "#33415c", PERSON_LABEL),
         (card.body_plan, animal, "#6b3e00", card.common_name),
     ):
         (vx, vy, vw, vh), inner = shape(plan)
@@ -68,7 +75,7 @@ def comparison(card, width=640, height=240, gap_m=0.3):
             # Too small to see at this scale: ring it so the eye finds it.
             parts.append(f'<circle cx="{left + pw / 2:.1f}" cy="{ground - ph / 2:.1f}" r="12" '
                          f'class="tiny-marker"/>')
-        left += pw + gap * scale
+        left = max(left + pw + gap * scale, 10 + PERSON_LABEL_WIDTH + 8)
     return Markup(
         f'<svg class="size-comparison" xmlns="{SVG_NS}" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="comparison-caption">'
