@@ -204,7 +204,7 @@ LABEL_ON_ANIMAL = """() => [...document.querySelectorAll("svg.size-comparison")]
 def test_the_persons_label_never_lies_on_the_animal_in_a_size_comparison(browser, live_server, app):
     from webapp.silhouettes import comparison
 
-    page, cards = page_of_every_card(browser, live_server, app, (
+    page, _ = page_of_every_card(browser, live_server, app, (
         "{% for card in cards if card.length_m %}<div class='comparison'>{{ comparison(card) }}</div>{% endfor %}"),
         1280, large=False, comparison=comparison)
     assert page.locator("svg.size-comparison").count() > 200
