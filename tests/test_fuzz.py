@@ -210,3 +210,33 @@ def test_every_route_answers_odd_path_values_without_a_500(app, client):
                 assert response.status_code < 500, (method, path[:80])  # a 300-letter lesson name was a 500
                 checked.append(path)
     assert len(checked) > 400
+
+
+LOGGED_IN_FIELDS = ["title", "format", "deck", "characteristic", "choice", "period", "group", "diet", "card_set",
+                    "count", "hand_size", "turn_seconds", "leaderboard", "teams", "team_mode", "action", "value",
+                    "name", "cards", "gap", "card", "mode", "end_trigger", "difficulty", "players",
+                    "seats-0-name", "seats-0-kind", "seats-1-kind"]
+
+
+@FUZZ
+@given(form=st.dictionaries(st.sampled_from(LOGGED_IN_FIELDS), TEXT, max_size=6))
+def test_a_teachers_and_a_students_forms_never_fail(app, client, form):
+    from tests.test_classroom import ROUND, join, new_round, register
+
+    live = app.extensions.setdefault("fuzzed round", {})
+    if not live:  # once per test: a teacher with a running round and a student in it
+        register(client)
+        live["url"], code = new_round(client, **{**ROUND, "count": "10"})
+        live["student"] = join(app, code, "Ada")
+        live["code"] = code
+        client.post(live["url"] + "/control", data={"action": "start"})
+        with app.app_context():
+            from webapp.models import Student
+            live["student_id"] = db.session.scalar(db.select(Student.id))
+    teacher_posts = ["/teach/rounds/new", "/teach/sets", "/timeline/sets", live["url"] + "/control",
+                     f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new"]
+    for url in teacher_posts:
+        response = client.post(url, data=form)
+        assert response.status_code < 500, (url, form)
+    response = live["student"].post(f"/r/{live['code']}/answer", data=form)
+    assert response.status_code < 500, form
