@@ -113,6 +113,15 @@ def test_cardline_never_shows_other_hands_the_deck_or_face_down_values(app, seed
 STACK_PAGES = ("", "?seat=0", "?seat=1", "?seat=2")
 
 
+def api_texts(client, game_id, token):
+    """The games API's observation and action list for a seat (a spectator's observation without a token), as text."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    texts = [client.get(f"/api/games/{game_id}", headers=headers).get_data(as_text=True)]
+    if token:
+        texts.append(client.get(f"/api/games/{game_id}/actions", headers=headers).get_data(as_text=True))
+    return texts
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_stack_never_shows_other_hands_or_the_draw_pile(app, seed):
     rng = random.Random(seed)
@@ -127,6 +136,12 @@ def test_stack_never_shows_other_hands_or_the_draw_pile(app, seed):
             for suffix in STACK_PAGES:
                 html = client.get(f"/play/stack/{game_id}{suffix}").get_data(as_text=True)
                 leaked = [card for card in hidden if re.search(rf'"{re.escape(card)}"', html)]
+                assert not leaked, f"seat {viewer} was sent {leaked}"
+            # The JSON log names the cards everyone saw face up (discarded, played, taken from the discard
+            # pile, scared off), some now in a hand or reshuffled into the draw pile; a card never shown is never named.
+            seen = {event.get(key) for event in state["log"] for key in ("card", "fallen")}
+            for text in api_texts(client, game_id, tokens.get(viewer)):
+                leaked = [card for card in hidden if card not in seen and f'"{card}"' in text]
                 assert not leaked, f"seat {viewer} was sent {leaked}"
         if not random_move(app, game_id, rng):
             break
@@ -179,8 +194,14 @@ def test_dinoblivion_never_shows_hands_decks_the_jungle_or_egg_values(app, mode,
         over = GAMES["dinoblivion"].is_over(state)
         for viewer, client in clients.items():
             html = client.get(f"/play/dinoblivion/{game_id}", query_string={"seat": state["turn"]}).get_data(as_text=True)
-            leaked = [card for card in dinoblivion_secrets(state, viewer) if re.search(rf"\b{re.escape(card)}\b", html)]
+            secrets = dinoblivion_secrets(state, viewer)
+            leaked = [card for card in secrets if re.search(rf"\b{re.escape(card)}\b", html)]
             assert not leaked, f"seat {viewer} was sent {leaked}"
+            # The JSON names each player's Chief (everyone saw the draft); where a Chief lies is not told.
+            chiefs = {seat["chief"] for seat in state["seats"]}
+            for text in api_texts(client, game_id, tokens.get(viewer)):
+                leaked = [card for card in secrets if card not in chiefs and re.search(rf"\b{re.escape(card)}\b", text)]
+                assert not leaked, f"seat {viewer} was sent {leaked}"
             if mode == "duel" and not over:
                 assert "worth" not in html  # no face-down egg value
         if not random_move(app, game_id, rng):
