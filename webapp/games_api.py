@@ -138,12 +138,11 @@ def act(game_id):
     game = gameplay.get_game(game_id)
     seat = seat_of_request(game, required=True)
     action = data.get("action", data)
-    if game.kind != "cardline":
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise AppError(400, "Send {\"action\": <one of the actions GET .../actions lists>}.")
-    elif not isinstance(action, dict) or not isinstance(action.get("card"), str) or "gap" not in action:
-        raise AppError(400, "Send {\"card\": \"<slug>\", \"gap\": <number>} to place a card.")
-    else:
+    if game.kind == "cardline":
+        if not isinstance(action, dict) or not isinstance(action.get("card"), str) or "gap" not in action:
+            raise AppError(400, "Send {\"card\": \"<slug>\", \"gap\": <number>} to place a card.")
         action = {"type": "place", "card": action["card"], "gap": action["gap"]}
+    elif not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise AppError(400, "Send {\"action\": <one of the actions GET .../actions lists>}.")
     gameplay.act(game, seat, action)
     return gameplay.observe(game, seat)
