@@ -173,7 +173,7 @@ def page_of_every_card(browser, live_server, app, body, width, large, **context)
 @pytest.mark.parametrize(("width", "large"), [(390, False), (1280, False), (1280, True)])
 def test_no_card_name_is_broken_inside_a_word(browser, live_server, app, width, large):
     page, cards = page_of_every_card(browser, live_server, app, (
-        "{% from 'play/_cardline.html' import card_face %}<ul class='hand'>"
+        "{% from 'play/cardline/_line.html' import card_face %}<ul class='hand'>"
         "{% for card in cards %}<li class='hand-card'>{{ card_face(card) }}</li>{% endfor %}</ul>"
         "<ul class='order-list'>{% for card in cards %}<li class='order-item'>"
         "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>"),
@@ -202,7 +202,7 @@ LABEL_ON_ANIMAL = """() => [...document.querySelectorAll("svg.size-comparison")]
 
 @pytest.mark.browser
 def test_the_persons_label_never_lies_on_the_animal_in_a_size_comparison(browser, live_server, app):
-    from webapp.silhouettes import comparison
+    from webapp.cards.silhouettes import comparison
 
     page, _ = page_of_every_card(browser, live_server, app, (
         "{% for card in cards if card.length_m %}<div class='comparison'>{{ comparison(card) }}</div>{% endfor %}"),

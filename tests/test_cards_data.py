@@ -5,7 +5,7 @@ import pytest
 
 from cards_db import read_cards
 from cards_db.schema import BODY_PLANS, SOURCED
-from webapp.silhouettes import FOLDER, shape
+from webapp.cards.silhouettes import FOLDER, shape
 
 PERIODS, CARDS = read_cards()
 DINOSAURS = CARDS[CARDS["deck"] == "dinosaurs"]

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from webapp import create_app
-from webapp.classrooms import now
+from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
 
@@ -530,21 +530,21 @@ def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(
 
 
 def test_a_request_that_read_an_older_round_changes_nothing(app, teacher):
-    from webapp import classrooms
+    from webapp.classroom import rounds
 
     url, _code, _ = play_started(app, teacher)
     changes = []
     with app.app_context():
         rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
         set_round(app, url, title="Changed by another request")  # commits in a session of its own
-        classrooms._update(rnd, lambda: changes.append("judged"))
+        rounds._update(rnd, lambda: changes.append("judged"))
         assert changes == [] and rnd.title == "Changed by another request"  # it locked, saw, and kept theirs
 
 
 def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
     register(client)
     guesser = app.test_client()
-    from webapp.limits import LIMITS
+    from webapp.common.limits import LIMITS
 
     for _ in range(LIMITS["join"]):
         assert guesser.post("/join", data={"code": "QQQQQ", "name": "Eve"}).status_code == 404

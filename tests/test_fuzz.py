@@ -72,18 +72,18 @@ DINOBLIVION_ACTION = st.fixed_dictionaries(
 @FUZZ
 @given(action=DINOBLIVION_ACTION | JSON, seat=st.sampled_from(["0", "1", "2", "-1", "x", ""]))
 def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client, action, seat):
-    from webapp import gameplay
+    from webapp.play import store
     from webapp.games import dinoblivion
 
     with app.app_context():
-        game, tokens = gameplay.create_game("dinoblivion", {"mode": "duel", "players": ["Ada", "Ben"]},
+        game, tokens = store.create_game("dinoblivion", {"mode": "duel", "players": ["Ada", "Ben"]},
                                        [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}],
                                        mode="table", settings={}, seed=3)
         for _ in range(6):  # through the throw and the Chief draft into the first turn
             state = game.state
             if state["phase"] not in ("throw", "chief"):
                 break
-            gameplay.act(game, dinoblivion.current_player(state), dinoblivion.legal_actions(state)[0])
+            store.act(game, dinoblivion.current_player(state), dinoblivion.legal_actions(state)[0])
         game_id = game.id
     with client.session_transaction() as session:  # this browser holds both seats (hot-seat)
         session["seats"] = {game_id: {str(seat): token for seat, token in tokens.items()}}

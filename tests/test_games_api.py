@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from webapp import create_app, gameplay
+from webapp import create_app
+from webapp.play import store
 from webapp.extensions import db
 from webapp.models import Game
 
@@ -108,8 +109,8 @@ def test_racing_moves_leave_one_true_state(app, client):
         # Another process moves first.
         other = create_app({**app.config}).test_client()
         assert other.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action).status_code == 200
-        with pytest.raises(gameplay.AppError) as caught:
-            gameplay.act(stale, 0, {"type": "place", **{k: action[k] for k in ("card", "gap")}})
+        with pytest.raises(store.AppError) as caught:
+            store.act(stale, 0, {"type": "place", **{k: action[k] for k in ("card", "gap")}})
         assert caught.value.status == 409
     final = client.get(f"/api/games/{data['id']}").get_json()
     assert len([m for m in final["recent"] if m["player"] == 0]) == 1

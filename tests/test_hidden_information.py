@@ -10,9 +10,10 @@ import re
 
 import pytest
 
-from webapp import gameplay
+from webapp.play import store
+from webapp.play.adapters.cardline import start_cardline
 from webapp.extensions import db
-from webapp.figures import value_text
+from webapp.timeline.figures import value_text
 from webapp.games import GAMES
 from webapp.models import Game
 
@@ -37,7 +38,7 @@ def browser_of(app, game_id, seat, token):
 
 def start(app, kind, config, seats):
     with app.app_context():
-        game, tokens = gameplay.create_game(kind, config, seats, mode="table", settings={"characteristic": "mass"})
+        game, tokens = store.create_game(kind, config, seats, mode="table", settings={"characteristic": "mass"})
         return game.id, tokens
 
 
@@ -54,7 +55,7 @@ def random_move(app, game_id, rng):
         if engine.is_over(game.state):
             return False
         seat = engine.current_player(game.state)
-        gameplay.act(game, seat, rng.choice(engine.legal_actions(game.state)))
+        store.act(game, seat, rng.choice(engine.legal_actions(game.state)))
         return True
 
 
@@ -85,7 +86,7 @@ def cardline_bodies(client, game_id, token):
 def test_cardline_never_shows_other_hands_the_deck_or_face_down_values(app, seed):
     rng = random.Random(seed)
     with app.app_context():
-        game, tokens = gameplay.create_cardline("dinosaurs", "mass", 4,
+        game, tokens = start_cardline("dinosaurs", "mass", 4,
                                                 [{"name": n, "kind": "human"} for n in ("Ada", "Ben", "Cy")],
                                                 mode="table", seed=seed)
         game_id = game.id

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from tests.test_classroom import register
-from webapp import lessons
+from webapp.learn import content as lessons
 
 SLUGS = [path.stem for path in sorted(lessons.FOLDER.glob("*.md"))]
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from webapp.extensions import db
-from webapp.gameplay import JOIN_ALPHABET
+from webapp.common.codes import ALPHABET as JOIN_ALPHABET
 from webapp.games import stack
 from webapp.models import Game
 

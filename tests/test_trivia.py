@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from cards_db import read_cards
-from webapp import trivia
+from webapp.learn import trivia
 from webapp.games import IllegalAction, InvalidConfig
 from webapp.games import quiz as qz
 

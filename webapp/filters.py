@@ -7,7 +7,7 @@ from flask import g, request
 from markupsafe import Markup, escape
 
 from cards_db import schema
-from webapp.gameplay import CHARACTERISTICS
+from webapp.cards.characteristics import CHARACTERISTICS
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048

@@ -1,0 +1,90 @@
+"""Finding cards: the one query behind the encyclopedia page and the API, and the cards games are dealt from."""
+
+from flask import abort
+from sqlalchemy import or_, select
+
+from webapp.cards.characteristics import CHARACTERISTICS, problem
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.models import Card, Period
+
+SORT_COLUMNS = {
+    "name": Card.common_name,
+    "scientific_name": Card.scientific_name,
+    "length": Card.length_m,
+    "mass": Card.mass_kg,
+    "lifespan": Card.lifespan_years,
+    # Larger Ma is older: "ascending" time runs from the oldest card.
+    "age": -Card.first_appearance_ma,
+}
+
+
+def card_query(filters):
+    """Return a select of the cards matching validated filter values (a dict)."""
+    query = select(Card)
+    if filters.get("q"):
+        text = filters["q"]
+        query = query.where(or_(Card.common_name.icontains(text, autoescape=True),
+                                Card.scientific_name.icontains(text, autoescape=True)))
+    for name in ("deck", "diet", "group"):
+        if filters.get(name):
+            query = query.where(getattr(Card, name) == filters[name])
+    if filters.get("period"):
+        period = db.session.get(Period, filters["period"])
+        query = query.where(Card.first_appearance_ma > period.end_ma,
+                            Card.last_appearance_ma < period.start_ma)
+    bounds = [("min_length", Card.length_m.__ge__), ("max_length", Card.length_m.__le__),
+              ("min_mass", Card.mass_kg.__ge__), ("max_mass", Card.mass_kg.__le__)]
+    for name, compare in bounds:
+        if filters.get(name) is not None:
+            query = query.where(compare(filters[name]))
+    column = SORT_COLUMNS[filters.get("sort") or "name"]
+    ordered = column.desc() if filters.get("order") == "desc" else column.asc()
+    return query.order_by(ordered.nulls_last(), Card.common_name)
+
+
+def get_card(slug):
+    """Return the card with `slug`, or None."""
+    return db.session.scalar(select(Card).where(Card.slug == slug))
+
+
+def all_periods():
+    """Return the periods, oldest first."""
+    return db.session.scalars(select(Period).order_by(Period.position)).all()
+
+
+def page_of_cards(form):
+    """Return the page of cards a validated filter form asks for; 404 past the last page."""
+    page = form.page.data or 1
+    per_page = form.per_page.data or 24
+    pagination = db.paginate(card_query(form.data), page=page, per_page=per_page, error_out=False)
+    if page > 1 and page > pagination.pages:
+        abort(404, description=f"There is no page {page}: these filters give "
+                               f"{pagination.pages} page(s).")
+    return pagination
+
+
+def card_values(deck, characteristic):
+    """Return {slug: value} for the deck's cards that have a value for the characteristic."""
+    reason = problem(deck, characteristic)
+    if reason:
+        raise AppError(400, reason)
+    cards = db.session.scalars(select(Card).where(Card.deck == deck)).all()
+    if characteristic == "period":
+        positions = dict(db.session.execute(select(Period.name, Period.position)).all())
+        return {c.slug: positions[c.first_period] for c in cards if c.first_period in positions}
+    column = CHARACTERISTICS[characteristic]["column"]
+    return {c.slug: getattr(c, column) for c in cards if getattr(c, column) is not None}
+
+
+def diets(deck):
+    """Return {slug: diet} for the deck's cards with a known diet."""
+    return dict(db.session.execute(select(Card.slug, Card.diet).where(Card.deck == deck, Card.diet.is_not(None))).all())
+
+
+def cards_by_slug(slugs):
+    """Return {slug: Card} for the cards named (public front-side facts); unknown slugs are left out."""
+    slugs = set(slugs)
+    if not slugs:
+        return {}
+    return {c.slug: c for c in db.session.scalars(select(Card).where(Card.slug.in_(slugs)))}

@@ -1,0 +1,58 @@
+"""The dino card encyclopedia: browse, search and filter cards; one page per card."""
+
+from flask import abort, flash, redirect, render_template, request, url_for
+
+from webapp.cards import bp, silhouettes
+from webapp.cards.forms import CardFilterForm, MistakeReportForm
+from webapp.cards.queries import all_periods, get_card, page_of_cards
+from webapp.extensions import db
+from webapp.models import MistakeReport
+
+
+def card_colours(card, periods):
+    """Return (background, ink) of a card: its first period's ICS colour; living animals Quaternary."""
+    by_name = {period.name: period for period in periods}
+    period = by_name.get(card.first_period) or by_name.get("Quaternary")
+    if period is None:
+        return "#dddddd", "black"
+    return period.color_hex, period.label_text_color
+
+
+@bp.get("/cards/")
+def index():
+    """Show a page of cards matching the search and filters."""
+    form = CardFilterForm(request.args)
+    periods = all_periods()
+    if not form.validate():
+        return render_template("cards/index.html", form=form, pagination=None,
+                               periods=periods, card_colours=card_colours), 400
+    pagination = page_of_cards(form)
+    return render_template("cards/index.html", form=form, pagination=pagination,
+                           periods=periods, card_colours=card_colours)
+
+
+@bp.route("/cards/<slug>", methods=["GET", "POST"])
+def card(slug):
+    """Show both faces of a card, its sources, and the mistake report form."""
+    found = get_card(slug)
+    if found is None:
+        abort(404, description=f"There is no card called {slug!r}. Try searching the encyclopedia.")
+    form = MistakeReportForm()
+    if form.validate_on_submit():
+        db.session.add(MistakeReport(
+            card_slug=found.slug, field=form.field.data, message=form.message.data.strip(),
+            suggested_source=(form.suggested_source.data or "").strip() or None,
+        ))
+        db.session.commit()
+        flash("Thank you! Your report has been saved and will be checked against the sources.")
+        return redirect(url_for("cards.card", slug=found.slug, _anchor="report"))
+    periods = all_periods()
+    background, ink = card_colours(found, periods)
+    status = 400 if form.errors else 200
+    return render_template(
+        "cards/card.html", card=found, form=form, periods=periods,
+        background=background, ink=ink,
+        picture=silhouettes.silhouette(found.body_plan, ink, f"Silhouette of {found.common_name}"),
+        comparison=silhouettes.comparison(found),
+        comparison_sentence=silhouettes.comparison_sentence(found),
+    ), status

@@ -1,0 +1,12 @@
+"""Classroom rounds: the round's life (rounds), the teacher's pages (teacher), the students' pages (student), results."""
+
+from flask import Blueprint
+
+bp = Blueprint("classroom", __name__)
+
+
+def register(app):
+    """Register this feature's routes on the app (imported here, so importing a service never loads pages)."""
+    from webapp.classroom import student, teacher  # noqa: F401  (their routes register on bp)
+
+    app.register_blueprint(bp)

@@ -1,0 +1,77 @@
+"""Classroom forms: a teacher's new round and card sets, a student's join code and nickname."""
+
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms.validators import InputRequired, Length, NumberRange, ValidationError
+
+from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
+
+
+class JoinForm(FlaskForm):
+    """Join a game from your own device with the code on the board."""
+
+    code = StringField("Join code", validators=[InputRequired(message="Type the code on the board."),
+                                                Length(max=8, message="A join code has 5 characters.")])
+    name = StringField("Your name", validators=[InputRequired(message="Type your name."),
+                                                Length(max=40, message="Use at most 40 characters.")])
+    submit = SubmitField("Join")
+
+
+class NewRoundForm(DeckForm):
+    """Set up a classroom round."""
+
+    title = StringField("Title", default="Cardline round",
+                        validators=[InputRequired(message="Give the round a title."), Length(max=120)])
+    format = SelectField("Format", choices=options([
+        ("class_line", "Class line: everyone places the same card"),
+        ("team", "Team Cardline: teams play the rulebook game"),
+        ("self_paced", "Self-paced challenge: homework, each student alone")]))
+    choice = SelectField("Which cards", choices=options([
+        ("all", "All cards of the deck"), ("filter", "Only the cards matching the filter below"),
+        ("set", "One of my card sets")]))
+    period = SelectField("Period", validators=[blank_or_choice])
+    group = SelectField("Group", validators=[blank_or_choice])
+    diet = SelectField("Diet", validators=[blank_or_choice])
+    card_set = SelectField("Card set", validate_choice=False)
+    count = IntegerField("Cards to place (class line, self-paced)", default=10, validators=[
+        InputRequired(), NumberRange(min=3, max=40, message="Choose 3 to 40 cards.")])
+    hand_size = IntegerField("Cards per team (team Cardline)", default=4, validators=[
+        InputRequired(), NumberRange(min=1, max=12, message="Deal 1 to 12 cards per team.")])
+    turn_seconds = IntegerField("Seconds per turn (0 = no timer)", default=30, validators=[
+        InputRequired(), NumberRange(min=0, max=600, message="Use 0 (no timer) to 600 seconds.")])
+    leaderboard = SelectField("Show the leaderboard", choices=options([
+        ("every", "After every card"), ("end", "Only at the end"), ("never", "Never")]))
+    teams = IntegerField("Teams (team Cardline)", default=4, validators=[
+        InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
+    team_mode = SelectField("Team decisions", choices=options([
+        ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
+    submit = SubmitField("Create the round")
+
+    def __init__(self, *args, teacher_sets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.period.choices = period_options()
+        self.group.choices = group_options()
+        self.diet.choices = diet_options()
+        self.card_set.choices = options(((str(s.id), s.name) for s in teacher_sets), "Choose a set")
+        self.teacher_set_ids = {str(s.id) for s in teacher_sets}
+
+    def validate_card_set(self, field):
+        if self.choice.data == "set" and field.data not in self.teacher_set_ids:
+            raise ValidationError("Choose one of your card sets (make one on the Teach page).")
+
+    def settings(self):
+        """Return the round's settings from the form."""
+        return {"deck": self.deck.data, "characteristic": self.characteristic.data, "choice": self.choice.data,
+                "period": self.period.data or None, "group": self.group.data or None, "diet": self.diet.data or None,
+                "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
+                "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
+                "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data}
+
+
+class TeacherCardSetForm(FlaskForm):
+    """Save a card set from a list of card names."""
+
+    name = StringField("Name of the set", validators=[InputRequired(message="Give the set a name."), Length(max=80)])
+    cards = TextAreaField("Cards (names or slugs, one per line or separated by commas)",
+                          validators=[InputRequired(message="List some cards."), Length(max=5000)])
+    submit = SubmitField("Save the set")

@@ -1,0 +1,287 @@
+"""The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
+
+import time
+from collections import namedtuple
+
+from flask import current_app, jsonify, redirect, render_template, request, session, url_for
+from sqlalchemy import bindparam, select
+
+from webapp.cards.queries import all_periods, cards_by_slug
+from webapp.classroom import bp, results, rounds
+from webapp.classroom.forms import JoinForm
+from webapp.common import codes, limits
+from webapp.common.http import conditional_html
+from webapp.common.seats import remember_seats
+from webapp.common.tokens import token_hash
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.games import cardline, classline, livequiz
+from webapp.models import Answer, Round, Student
+from webapp.play import store
+from webapp.play.adapters.cardline import line_slugs
+from webapp.play.forms import PlaceForm
+
+KEPT_ROUNDS = 20
+
+
+def find_round(code):
+    """Return the round with `code` or a 404."""
+    rnd = codes.find_round(code)
+    if rnd is None:
+        raise AppError(404, "No round has that code. Check the letters on the board and try again.")
+    return rnd
+
+
+def my_student(rnd):
+    """Return the student this browser is in the round, from the token in its session cookie."""
+    return rounds.student_for(rnd, session.get("rounds", {}).get(rnd.code))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join():
+    """Join a round (or a game) with the code on the board and a nickname."""
+    form = JoinForm(code=request.args.get("code", ""))
+    if form.validate_on_submit():
+        limits.check("join")
+        try:
+            rnd = codes.find_round(form.code.data)
+            if rnd is None:
+                return join_game(form.code.data, form.name.data.strip())
+            existing = my_student(rnd)
+            if existing and not existing.removed:
+                return redirect(url_for("classroom.student_round", code=rnd.code))
+            rnd, student, token, seats = rounds.join_round(rnd, form.name.data)
+        except AppError as error:
+            if error.status == 404:
+                limits.failed("join")
+            field = form.name if error.status in (400,) or "nickname" in error.message else form.code
+            field.errors.append(error.message)
+            return render_template("classroom/join.html", form=form), error.status
+        kept = dict(session.get("rounds", {}))
+        kept[rnd.code] = token
+        session["rounds"] = dict(list(kept.items())[-KEPT_ROUNDS:])
+        if student.game_id:
+            remember_seats(student.game_id, seats)
+        return redirect(url_for("classroom.student_round", code=rnd.code))
+    return render_template("classroom/join.html", form=form), 400 if form.errors else 200
+
+
+def join_game(code, name):
+    """Take the first open seat of the game with `code` from this device, and open its board."""
+    game_id = codes.find_game_id(code)
+    if game_id is None:
+        raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
+    game, seat, token = store.join(game_id, name)
+    remember_seats(game.id, {seat: token})
+    return redirect(url_for("play.game", kind=game.kind, game_id=game.id))
+
+
+SHARED_VIEWS_KEPT = 256
+
+
+def shared_view(rnd, team=None):
+    """Return the part of a student's panel that every student of the round (or team) sees alike.
+
+    Kept per round version, because 400 students fetch their panels in the same second after every
+    reveal. The version changes with every change of the round, so an entry is never stale; it is
+    a cache, never the truth: each app fills its own, and empties it when full.
+    """
+    views = current_app.extensions.setdefault("shared_views", {})
+    key = (rnd.id, rnd.code, rnd.version, team)
+    view = views.get(key)
+    if view is None:
+        view = build_shared_view(rnd, team)
+        if len(views) >= SHARED_VIEWS_KEPT:
+            views.clear()
+        views[key] = view
+    return view
+
+
+def build_shared_view(rnd, team):
+    """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
+    board_mode = rnd.settings.get("leaderboard", "every")
+    visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
+    if rnd.format == "class_line":
+        observation = classline.observation(rnd.state)
+        last = observation["last_reveal"]
+        slugs = [e["card"] for e in observation["line"]] + [observation["current"], last and last["card"]]
+    elif rnd.format == "quiz":
+        observation, slugs = livequiz.observation(rnd.state), []
+    else:
+        observation = cardline.observation(rnd.state, team)
+        slugs = line_slugs(observation)
+    periods = all_periods()
+    cards = cards_by_slug([s for s in slugs if s])
+    for instance in [*periods, *cards.values()]:
+        db.session.expunge(instance)
+    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
+            "leaderboard": results.top_students(rnd) if visible else None}
+
+
+def answer_on(answers, turn):
+    """Return the student's answer on `turn` as {"correct": True/False/None (not judged yet)}, or None."""
+    return {"correct": answers[turn]} if turn in answers else None
+
+
+MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
+                                                       Answer.student_id == bindparam("student_id"))
+
+
+def panel_context(rnd, student, csrf=True, error=None):
+    """Return what a student's live panel shows."""
+    answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
+    context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
+               "key": rnd.settings["characteristic"], "seconds_left": rounds.seconds_left(rnd, student),
+               "me": {"points": sum(1 for correct in answers.values() if correct)},
+               **shared_view(rnd, student.team if rnd.format == "team" else None)}
+    observation = context["obs"]
+    if rnd.format == "class_line":
+        last = observation["last_reveal"]
+        context.update(mine=answer_on(answers, observation["turn"]), last=last,
+                       last_mine=last and answer_on(answers, last["turn"]))
+    elif rnd.format == "quiz":
+        context.update(mine=answer_on(answers, rnd.state["turn"]))
+    else:
+        captain = rounds.captain(rnd, student.team)
+        context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain,
+                       can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id))
+    return context
+
+
+@bp.get("/r/<code>")
+def student_round(code):
+    """Show a student their round, live."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None:
+        return redirect(url_for("classroom.join", code=rnd.code))
+    if student.removed:
+        raise AppError(403, "The teacher has taken you out of this round.")
+    if rnd.format == "self_paced":
+        return redirect(url_for("play.game", kind="practice", game_id=student.game_id))
+    rounds.settle(rnd)
+    return render_template("classroom/student/round.html", **panel_context(rnd, student))
+
+
+# Built once: this runs for every student every second, and building the statement cost more than
+# running it. Table columns (not ORM attributes) keep it a Core query: no ORM execution step.
+_rounds, _students = Round.__table__, Student.__table__
+VERSION_QUERY = (
+    select(_rounds.c.id, _rounds.c.version, _rounds.c.status, _rounds.c.settings, _rounds.c.turn_started_at,
+           _rounds.c.paused_at, _students.c.nickname, _students.c.team, _students.c.removed,
+           _students.c.extra_seconds)
+    .join(_students, _students.c.round_id == _rounds.c.id)
+    .where(_rounds.c.code == bindparam("code"), _students.c.token_hash == bindparam("token_hash"))
+)
+
+
+def poll_connection():
+    """Return a connection for one read-only statement."""
+    connection = db.engine.connect()
+    if db.engine.dialect.name == "postgresql":
+        # In autocommit no BEGIN and no ROLLBACK go to the server: two round trips fewer. (SQLite
+        # opens no transaction for a SELECT anyway, and switching its mode costs a PRAGMA.)
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+    return connection
+
+
+POLL_CACHE_KEPT = 10_000
+RoundPoll = namedtuple("RoundPoll", "id version status settings turn_started_at paused_at")
+StudentPoll = namedtuple("StudentPoll", "nickname team removed extra_seconds")
+
+
+def poll_rows(code, token):
+    """Return the round's and the student's rows a poll needs (None: not a student of that round).
+
+    Every student asks every second, so a process reads a round at most once per
+    POLL_CACHE_SECONDS (default 0.25 s: a change reaches students that much later, on top of their
+    one-second poll), and a student's row once per round version (renames, removals and extra time
+    change the version). One joined query when either is missing. A cache, never the truth.
+    """
+    cache = current_app.extensions.setdefault("poll_cache", {"rounds": {}, "students": {}})
+    digest = token_hash(token or "")
+    moment = time.monotonic()
+    fresh = cache["rounds"].get(code)
+    round_row = fresh[1] if fresh and fresh[0] > moment else None
+    student_row = round_row and cache["students"].get((code, round_row.version, digest))
+    if student_row is None:
+        with poll_connection() as connection:
+            row = connection.execute(VERSION_QUERY, {"code": code, "token_hash": digest}).one_or_none()
+        if row is None:
+            return None, None
+        for kept in cache.values():
+            if len(kept) >= POLL_CACHE_KEPT:
+                kept.clear()
+        round_row, student_row = RoundPoll(*row[:6]), StudentPoll(*row[6:])
+        cache["rounds"][code] = (moment + current_app.config["POLL_CACHE_SECONDS"], round_row)
+        cache["students"][(code, round_row.version, digest)] = student_row
+    return round_row, student_row
+
+
+@bp.get("/r/<code>/version")
+def version(code):
+    """Answer cheaply whether the student's view changed (polled every second; 304 when not).
+
+    No ORM objects, and most polls no query (see poll_rows): this is the request every student
+    makes every second.
+    """
+    code = (code or "").upper()
+    rnd, student = poll_rows(code, session.get("rounds", {}).get(code))
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    left = rounds.clock(rnd.settings, rnd.turn_started_at, rnd.paused_at, student.extra_seconds)
+    if rnd.status == "playing" and left is not None and left - student.extra_seconds <= 0:
+        rounds.settle(db.session.get(Round, rnd.id))
+    key = f"{rnd.version}-{rnd.status}-{student.nickname}-{student.team}"
+    response = jsonify({"view": key})
+    response.set_etag(key)
+    response.headers["Cache-Control"] = "no-cache"
+    response = response.make_conditional(request)
+    if left is not None:
+        response.headers["X-Seconds-Left"] = f"{left:.1f}"
+    return response
+
+
+@bp.get("/r/<code>/panel")
+def student_panel(code):
+    """Return the live part of the student's page (polled; 304 when nothing changed)."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    rounds.settle(rnd)
+    html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False))
+    return conditional_html(html, rounds.seconds_left(rnd, student))
+
+
+@bp.post("/r/<code>/answer")
+def answer(code):
+    """Place the current card (or vote for your team's move): exactly once per turn."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    form = PlaceForm()
+    try:
+        if form.gap.data is None:
+            raise AppError(400, "Choose a place in the line.")
+        rounds.submit(rnd, student, form.gap.data, form.card.data or None)
+    except AppError as error:
+        if student is None or student.removed:
+            raise
+        db.session.refresh(rnd)
+        return answered_view(rnd, student, error.message, error.status)
+    if live_request():
+        return answered_view(rnd, student)
+    return redirect(url_for("classroom.student_round", code=rnd.code))
+
+
+def live_request():
+    """Say whether the live page sent this (by fetch) and wants only the panel back."""
+    return request.headers.get("X-Live-Panel") == "1"
+
+
+def answered_view(rnd, student, error=None, status=200):
+    """Return the student's view after an answer: the panel for the live page, else the whole page."""
+    if live_request():
+        html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False, error=error))
+        return html, status, {"X-Panel": "1"}
+    return render_template("classroom/student/round.html", **panel_context(rnd, student, error=error)), status

@@ -1,0 +1,194 @@
+"""The teacher's side of classroom rounds: dashboard, card sets, new round, lobby, live view, results."""
+
+import io
+from collections import Counter
+
+import segno
+from flask import Response, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+
+from webapp.auth.access import teacher_required
+from webapp.cards.queries import all_periods, cards_by_slug
+from webapp.classroom import bp, results, rounds
+
+from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
+from webapp.common.forms import whole_number
+from webapp.common.http import conditional_html
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.games import cardline, classline, livequiz
+from webapp.models import Answer, Card, CardSet, Round
+from webapp.play.adapters.cardline import line_slugs
+
+
+def own_round(round_id):
+    """Return the logged-in teacher's round, refusing anyone else's."""
+    rnd = db.session.get(Round, round_id)
+    if rnd is None:
+        raise AppError(404, "There is no round with that number.")
+    if rnd.teacher_id != g.teacher.id:
+        raise AppError(403, "This round belongs to another teacher.")
+    return rnd
+
+
+def teacher_sets():
+    """Return the logged-in teacher's card sets."""
+    return db.session.scalars(select(CardSet).where(CardSet.teacher_id == g.teacher.id).order_by(CardSet.name)).all()
+
+
+@bp.get("/teach/")
+@teacher_required
+def dashboard():
+    """Show the teacher's rounds (the history) and card sets."""
+    return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher),
+                           sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=rounds.FORMATS)
+
+
+@bp.post("/teach/sets")
+@teacher_required
+def save_set():
+    """Save a card set from a list of card names or slugs."""
+    form = TeacherCardSetForm()
+    if not form.validate_on_submit():
+        return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
+                               set_form=form, formats=rounds.FORMATS), 400
+    wanted = [w.strip() for w in form.cards.data.replace("\n", ",").split(",") if w.strip()]
+    cards = db.session.scalars(select(Card)).all()
+    by_name = {key: c.slug for c in cards for key in (c.slug, c.common_name.casefold(), c.scientific_name.casefold())}
+    unknown = [w for w in wanted if w.casefold() not in by_name]
+    if unknown:
+        form.cards.errors.append(f"Not a card: {', '.join(unknown[:5])}.")
+        return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
+                               set_form=form, formats=rounds.FORMATS), 400
+    slugs = list(dict.fromkeys(by_name[w.casefold()] for w in wanted))
+    db.session.add(CardSet(name=form.name.data.strip(), slugs=slugs, teacher_id=g.teacher.id))
+    db.session.commit()
+    return redirect(url_for("classroom.dashboard"))
+
+
+@bp.route("/teach/rounds/new", methods=["GET", "POST"])
+@teacher_required
+def new_round():
+    """Create a round and open its lobby."""
+    form = NewRoundForm(teacher_sets=teacher_sets())
+    if form.validate_on_submit():
+        try:
+            rnd = rounds.create_round(g.teacher, form.title.data.strip(), form.format.data, form.settings())
+        except AppError as error:
+            form.choice.errors.append(error.message)
+            return render_template("classroom/teacher/new_round.html", form=form), 400
+        return redirect(url_for("classroom.round_page", round_id=rnd.id))
+    return render_template("classroom/teacher/new_round.html", form=form), 400 if form.errors else 200
+
+
+def join_url(rnd):
+    """Return the link a student opens to join this round."""
+    return url_for("classroom.join", code=rnd.code, _external=True)
+
+
+def qr_svg(url):
+    """Return a QR code of `url` as inline SVG."""
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True,
+                                    title="QR code of the join link")
+    return Markup(buffer.getvalue().decode())
+
+
+def panel_context(rnd):
+    """Return what the live panel shows: state, who joined, answers this turn, leaderboard."""
+    students = rounds.active_students(rnd)
+    context = {"round": rnd, "students": students, "formats": rounds.FORMATS,
+               "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()}}
+    if rnd.format == "class_line":
+        observation = classline.observation(rnd.state)
+        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
+        votes = {}
+        last = observation["last_reveal"]
+        if last and not last.get("skipped"):
+            turn_answers = db.session.scalars(select(Answer).where(
+                Answer.round_id == rnd.id, Answer.turn == last["turn"])).all()
+            votes = dict(Counter(a.gap for a in turn_answers))
+        context.update(obs=observation, answered=len(answers), votes=votes,
+                       cards=cards_by_slug([e["card"] for e in observation["line"]]
+                                                    + [observation["current"], last and last["card"]]
+                                                    + (last or {}).get("line_before", [])))
+    elif rnd.format == "quiz":
+        observation = livequiz.observation(rnd.state)
+        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
+        votes = Counter(a.gap for a in rounds.answers_for_turn(rnd)) if observation["phase"] == "revealed" else {}
+        context.update(obs=observation, answered=len(answers), votes=dict(votes))
+    elif rnd.format == "team":
+        observation = cardline.observation(rnd.state, None)
+        context.update(obs=observation, answered=len(rounds.answers_for_turn(rnd)),
+                       cards=cards_by_slug(line_slugs(observation)))
+    else:
+        context.update(results=results.self_paced_frame(rnd).to_dict("records"))
+    show_board = rnd.settings.get("leaderboard", "every")
+    if rnd.format != "self_paced" and (show_board == "every" or (show_board == "end" and rnd.status == "finished")):
+        context["leaderboard"] = results.leaderboard(rnd)
+    return context
+
+
+@bp.get("/teach/rounds/<id:round_id>")
+@teacher_required
+def round_page(round_id):
+    """Show the round: the lobby, the live view for the projector, or the results."""
+    rnd = own_round(round_id)
+    rounds.settle(rnd)
+    context = panel_context(rnd)
+    if rnd.status == "finished":
+        context.update(board=results.leaderboard(rnd), card_report=results.card_report(rnd))
+    return render_template("classroom/teacher/round.html", join_url=join_url(rnd), qr=qr_svg(join_url(rnd)), **context)
+
+
+@bp.get("/teach/rounds/<id:round_id>/panel")
+@teacher_required
+def round_panel(round_id):
+    """Return the live part of the round page (polled every second; 304 when nothing changed)."""
+    rnd = own_round(round_id)
+    rounds.settle(rnd)
+    html = render_template("classroom/teacher/_panel.html", **panel_context(rnd))
+    return conditional_html(html, rounds.seconds_left(rnd))
+
+
+@bp.post("/teach/rounds/<id:round_id>/control")
+@teacher_required
+def round_control(round_id):
+    """Start, pause, resume, reveal, go on, skip, end, or switch the timer."""
+    rnd = own_round(round_id)
+    rounds.control(rnd, request.form.get("action", ""))
+    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+
+
+@bp.post("/teach/rounds/<id:round_id>/students/<id:student_id>")
+@teacher_required
+def student_control(round_id, student_id):
+    """Rename or remove a student, or give them extra time."""
+    rnd = own_round(round_id)
+    action = request.form.get("action", "")
+    value = request.form.get("value", "")
+    if action == "extra_time":
+        value = whole_number(value)
+    rounds.student_action(rnd, student_id, action, value)
+    target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
+    return redirect(url_for(target, round_id=rnd.id))
+
+
+@bp.get("/teach/rounds/<id:round_id>/students")
+@teacher_required
+def students_page(round_id):
+    """List the round's students with the controls to rename, remove or give extra time."""
+    rnd = own_round(round_id)
+    return render_template("classroom/teacher/students.html", round=rnd, students=rounds.active_students(rnd))
+
+
+@bp.get("/teach/rounds/<id:round_id>/results.csv")
+@teacher_required
+def results_csv(round_id):
+    """Download the round's results as CSV: every answer, or each student's self-paced score."""
+    rnd = own_round(round_id)
+    frame = results.self_paced_frame(rnd) if rnd.format == "self_paced" else results.answers_frame(rnd)
+    filename = f"round-{rnd.id}-{rnd.code}.csv"
+    return Response(frame.to_csv(index=False), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

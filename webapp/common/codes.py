@@ -1,0 +1,40 @@
+"""Join codes: one alphabet and one lookup for classroom rounds and games played from own devices."""
+
+import secrets
+
+from sqlalchemy import bindparam, select
+
+from webapp.extensions import db
+from webapp.models import JoinCode, Round
+
+# No look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B), so a code read off a projector works.
+ALPHABET = "ACDEFHJKMNPQRTUVWXY3479"
+LENGTH = 5
+# Built once: every request of every student looks its round up by code.
+ROUND_BY_CODE = select(Round).where(Round.code == bindparam("code"))
+
+
+def normalise(code):
+    """Return a code as typed, in the form it is stored: capitals, no spaces."""
+    return (code or "").strip().upper().replace(" ", "")
+
+
+def new_code():
+    """Return a join code that no round and no game uses."""
+    while True:
+        code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+        if find_round(code) is None and find_game_id(code) is None:
+            return code
+
+
+def find_round(code):
+    """Return the round with this code, or None."""
+    code = normalise(code)
+    return db.session.scalar(ROUND_BY_CODE, {"code": code}) if 0 < len(code) <= 8 else None
+
+
+def find_game_id(code):
+    """Return the id of the game with this join code, or None."""
+    code = normalise(code)
+    entry = db.session.get(JoinCode, code) if 0 < len(code) <= 8 else None
+    return entry.game_id if entry else None

@@ -1,0 +1,102 @@
+"""Solo practice for students: sorting challenges, diet bins, and the daily challenge."""
+
+
+from flask import request
+
+from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.cards.queries import all_periods, card_values, cards_by_slug, diets
+from webapp.common.forms import whole_number
+from webapp.common.seats import held_seats
+from webapp.errors import AppError
+from webapp.play import store
+from webapp.play.adapters.base import Adapter
+from webapp.play.adapters.cardline import line_slugs
+from webapp.play.forms import AnswerForm, PracticeForm
+
+DAILY_CHARACTERISTICS = ("mass", "length", "period")
+DAILY_CARDS = 8
+
+
+def start_practice(deck, characteristic, count, mode, seed=None, label="practice"):
+    """Start a solo sorting challenge; `characteristic` 'diet' sorts into diet bins."""
+    if characteristic == "diet":
+        values, mode = diets(deck), "bins"
+    else:
+        values = card_values(deck, characteristic)
+    config = {"cards": values, "count": count, "mode": mode, "characteristic": characteristic}
+    settings = {"deck": deck, "characteristic": characteristic, "count": count, "label": label}
+    return store.create_game("practice", config, [{"name": "You", "kind": "human"}], mode, settings, seed)
+
+
+def daily_settings(day):
+    """Return (seed, characteristic) of the daily challenge: the same for everyone on `day`."""
+    return int(day.strftime("%Y%m%d")), DAILY_CHARACTERISTICS[day.toordinal() % len(DAILY_CHARACTERISTICS)]
+
+
+def start_daily(day):
+    """Start `day`'s challenge: the same prehistoric cards for everyone that day."""
+    seed, characteristic = daily_settings(day)
+    return start_practice("dinosaurs", characteristic, DAILY_CARDS, "line", seed=seed,
+                          label=f"Daily challenge {day.isoformat()}")
+
+
+class PracticeAdapter(Adapter):
+    """A solo sorting challenge: one card at a time into a line, all at once, or into diet bins."""
+
+    kind, title, path = "practice", "practice round", "/play/practice"
+    move_verb, anchor, solo = "answer", "feedback", True
+    not_yours = "This practice round belongs to another browser."
+    new_template, board_template = "play/practice/new.html", "play/practice/show.html"
+    setup_form = PracticeForm
+
+    def new_form(self):
+        # The query string may preselect the deck and characteristic (links from lessons and cards).
+        preset = {name: request.args[name] for name in ("deck", "characteristic") if name in request.args}
+        return PracticeForm(**preset)
+
+    def start(self, form):
+        return start_practice(form.deck.data, form.characteristic.data, form.count.data, form.mode.data)
+
+    def move_form(self, game, viewer):
+        return AnswerForm() if request.method == "POST" else AnswerForm(formdata=None)
+
+    def action(self, game, seat, form):
+        if not form.validate():
+            raise AppError(400, "That answer could not be read.")
+        mode = game.mode
+        if mode == "line":
+            if form.gap.data is None:
+                raise AppError(400, "Choose a place in the line.")
+            return {"type": "place", "gap": form.gap.data}
+        if mode == "bins":
+            return {"type": "bin", "diet": form.diet.data}
+        return {"type": "order", "cards": self.posted_order(store.observe(game, seat))}
+
+    def posted_order(self, observation):
+        """Return the cards in the order the posted positions give them, or raise a 400."""
+        positions = {}
+        for card in observation["to_order"]:
+            positions[card] = whole_number(request.form.get(f"position-{card}", ""))
+            if positions[card] is None:
+                raise AppError(400, "Give every card a position.")
+        if sorted(positions.values()) != list(range(1, len(positions) + 1)):
+            raise AppError(400, "Use each position once: two cards cannot share a place.")
+        return sorted(positions, key=positions.get)
+
+    def context(self, game, viewer, form=None, error=None):
+        observation = store.observe(game, 0)
+        key = game.settings["characteristic"]
+        return {
+            "game": game, "obs": observation, "form": form or AnswerForm(formdata=None), "error": error,
+            "cards": cards_by_slug(line_slugs(observation)),
+            "periods": {p.position: p for p in all_periods()},
+            "characteristic_key": key,
+            "characteristic": CHARACTERISTICS.get(key, {"label": "Diet"}),
+            "owner": 0 in held_seats(game),
+        }
+
+    def face_up(self, observation):
+        return line_slugs(observation)
+
+
+ADAPTER = PracticeAdapter()

@@ -1,0 +1,103 @@
+"""The JSON API for games: create, observe, list legal actions, act. Seats authenticate by token."""
+
+from flask import jsonify, request
+from sqlalchemy import select
+
+from webapp.common.http import bearer_token, json_body
+from webapp.common.seats import seat_for_token
+from webapp.errors import AppError
+from webapp.extensions import csrf, db
+from webapp.models import Game
+from webapp.play import bp, store
+from webapp.play.adapters import ADAPTERS, adapter_for
+
+MAX_NAME_LENGTH = 40
+API_GAMES = [kind for kind, adapter in ADAPTERS.items() if adapter.in_api]
+
+
+def seat_of_request(game, required):
+    """Return the seat whose token the request carries; None for a spectator unless required."""
+    token = bearer_token()
+    if token is None:
+        if required:
+            raise AppError(401, "This needs your seat token: send 'Authorization: Bearer <token>'.")
+        return None
+    seat = seat_for_token(game, token)
+    if seat is None:
+        raise AppError(403, "That seat token does not belong to this game.")
+    return seat
+
+
+def parse_seats(raw):
+    """Validate the seats of a new game: a list of {name, kind}; kind is human, remote or a computer level."""
+    if not isinstance(raw, list) or not raw:
+        raise AppError(400, "Give 'seats' as a list like [{\"name\": \"Ada\", \"kind\": \"human\"}].")
+    seats = []
+    for index, seat in enumerate(raw, start=1):
+        if not isinstance(seat, dict):
+            raise AppError(400, f"Seat {index} must be an object with a name and a kind.")
+        name, kind = seat.get("name"), seat.get("kind", "human")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+            raise AppError(400, f"Seat {index} needs a name of 1 to {MAX_NAME_LENGTH} characters.")
+        if kind not in store.SEAT_KINDS:
+            raise AppError(400, f"Seat {index}'s kind must be one of: {', '.join(store.SEAT_KINDS)}.")
+        seats.append({"name": name.strip(), "kind": kind})
+    return seats
+
+
+@bp.post("/api/games")
+@csrf.exempt  # API clients authenticate each seat with its token, not a cookie.
+def api_create():
+    """Create a game; answer with its id and each human seat's token (shown only this once)."""
+    data = json_body()
+    kind, seed = data.get("game", "cardline"), data.get("seed")
+    if kind not in API_GAMES:
+        raise AppError(400, "'game' must be one of: " + ", ".join(API_GAMES) + ".")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31):
+        raise AppError(400, "'seed' must be a whole number from 0 to 2147483647.")
+    game, tokens = ADAPTERS[kind].api_start(data, parse_seats(data.get("seats")), seed)
+    seats = [{"seat": i, "name": s["name"], "kind": s["kind"], **({"token": tokens[i]} if i in tokens else {})}
+             for i, s in enumerate(game.seats)]
+    return {"id": game.id, "game": game.kind, "seats": seats, "observation": store.observe(game, None)}, 201
+
+
+@bp.get("/api/games/<game_id>")
+def api_game(game_id):
+    """Return the observation for the token's seat, or the spectator's view without a token."""
+    game = store.get_game(game_id)
+    return store.observe(game, seat_of_request(game, required=False))
+
+
+@bp.get("/api/games/<game_id>/version")
+def api_version(game_id):
+    """Say how many times the game has changed (304 if the If-None-Match version is still current).
+
+    A waiting player's page asks every few seconds and reloads when it changed; that a move was
+    made is public, so no token is needed, and nothing else is read.
+    """
+    current = db.session.scalar(select(Game.version).where(Game.id == game_id)) if len(game_id) <= 24 else None
+    if current is None:
+        raise AppError(404, "There is no game with that id. It may have been typed wrongly.")
+    response = jsonify({"version": current})
+    response.set_etag(str(current))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/api/games/<game_id>/actions")
+def api_actions(game_id):
+    """List the legal actions of the token's seat (empty when it is not their turn)."""
+    game = store.get_game(game_id)
+    seat = seat_of_request(game, required=True)
+    return {"seat": seat, "actions": store.legal_actions(game, seat)}
+
+
+@bp.post("/api/games/<game_id>/actions")
+@csrf.exempt
+def api_act(game_id):
+    """Play an action for the token's seat; answer with that seat's new observation."""
+    data = json_body()
+    game = store.get_game(game_id)
+    seat = seat_of_request(game, required=True)
+    store.act(game, seat, adapter_for(game).api_action(data.get("action", data)))
+    return store.observe(game, seat)

@@ -1,0 +1,111 @@
+"""Which cards a timeline or chart shows, chosen by a request: a list, a saved set, a game's face-up cards, a filter."""
+
+import pandas as pd
+from flask import url_for
+from sqlalchemy import select
+
+from webapp.cards.forms import CardFilterForm
+from webapp.cards.queries import all_periods, card_query
+from webapp.common.forms import whole_number
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.filters import large_type
+from webapp.models import Card, CardSet, Extinction
+from webapp.play.adapters import face_up_slugs
+from webapp.play.store import get_game
+from webapp.timeline import figures
+
+MAX_CARDS = 60
+DEFAULT_CARDS = ["anomalocaris", "dunkleosteus", "meganeura", "dimetrodon", "stegosaurus",
+                 "tyrannosaurus", "triceratops", "titanoboa", "megalodon", "woolly-mammoth",
+                 "smilodon", "human"]
+FILTERS = ("q", "deck", "period", "diet", "group", "min_length", "max_length", "min_mass", "max_mass")
+
+
+def card_frame(cards):
+    """Return cards as a DataFrame with a link to each card page."""
+    columns = ["slug", "common_name", "first_appearance_ma", "last_appearance_ma", "first_period",
+               "last_period", "length_m", "mass_kg", "size_measure"]
+    frame = pd.DataFrame([{c: getattr(card, c) for c in columns} for card in cards], columns=columns)
+    frame["url"] = [url_for("cards.card", slug=card.slug) for card in cards]
+    return frame
+
+
+def period_frame():
+    """Return the periods, oldest first, as a DataFrame."""
+    return pd.DataFrame([{"period": p.name, "era": p.era, "start_ma": p.start_ma, "end_ma": p.end_ma,
+                          "color_hex": p.color_hex, "label_text_color": p.label_text_color}
+                         for p in all_periods()])
+
+
+def extinction_frame():
+    """Return the five mass extinctions, oldest first."""
+    rows = db.session.scalars(select(Extinction).order_by(Extinction.ma.desc())).all()
+    return pd.DataFrame([{"name": e.name, "ma": e.ma, "explanation": e.explanation, "source": e.source}
+                         for e in rows], columns=["name", "ma", "explanation", "source"])
+
+
+def cards_by_slugs(slugs):
+    """Return the cards named, in the order given; 404 for an unknown one."""
+    found = {c.slug: c for c in db.session.scalars(select(Card).where(Card.slug.in_(slugs)))}
+    missing = [s for s in slugs if s not in found]
+    if missing:
+        raise AppError(404, f"There is no card called {missing[0]!r}.")
+    return [found[s] for s in slugs]
+
+
+def selected_cards(args, default=DEFAULT_CARDS):
+    """Return the cards a request chose: by name list, saved set, a round, a filter, or the default."""
+    if args.get("cards"):
+        slugs = list(dict.fromkeys(s.strip() for s in args["cards"].split(",") if s.strip()))
+        if len(slugs) > MAX_CARDS:
+            raise AppError(400, f"Choose at most {MAX_CARDS} cards; {len(slugs)} were asked for.")
+        return cards_by_slugs(slugs)
+    if args.get("set"):
+        set_id = whole_number(args["set"])
+        card_set = db.session.get(CardSet, set_id) if set_id is not None else None
+        if card_set is None:
+            raise AppError(404, "There is no saved card set with that number.")
+        return cards_by_slugs(card_set.slugs[:MAX_CARDS])
+    if args.get("game"):
+        # Only cards the game shows face up to anyone watching: never a hand, the deck or a face-down card.
+        return cards_by_slugs(face_up_slugs(get_game(args["game"])))
+    if any(args.get(name) for name in FILTERS):
+        form = CardFilterForm(args)
+        if not form.validate():
+            problems = " ".join(f"{k}: {v}" for k, v in form.error_messages().items())
+            raise AppError(400, f"Some filters are not valid. {problems}")
+        cards = db.session.scalars(card_query(form.data).limit(MAX_CARDS + 1)).all()
+        if len(cards) > MAX_CARDS:
+            raise AppError(400, f"More than {MAX_CARDS} cards match: narrow the filter to show them.")
+        return cards
+    return cards_by_slugs(default) if default else []
+
+
+def scale_of(args):
+    """Return the time axis asked for: linear or log."""
+    scale = args.get("scale", "linear")
+    if scale not in ("linear", "log"):
+        raise AppError(400, "The time axis can be 'linear' or 'log'.")
+    return scale
+
+
+def split_dated(cards):
+    """Return (cards with fossil dates, names of those without: living animals)."""
+    dated = [c for c in cards if c.first_appearance_ma is not None]
+    return dated, [c.common_name for c in cards if c.first_appearance_ma is None]
+
+
+def timeline_figure(args):
+    """Return (figure, dated cards, left-out names) for a request's card choice."""
+    dated, left_out = split_dated(selected_cards(args))
+    dated.sort(key=lambda c: (-c.first_appearance_ma, c.common_name))
+    figure = figures.timeline(period_frame(), card_frame(dated), extinction_frame(), scale_of(args), large_type())
+    return figure, dated, left_out
+
+
+def chart_cards(args, column):
+    """Return the chosen cards that have a value in `column`, and the names of those without."""
+    cards = selected_cards(args, default=["blue-whale", "african-bush-elephant", "tyrannosaurus",
+                                                   "human", "house-mouse", "bee-hummingbird"])
+    return [c for c in cards if getattr(c, column)], [c.common_name for c in cards if not getattr(c, column)]

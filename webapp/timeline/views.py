@@ -1,0 +1,90 @@
+"""Deep time made visible: the timeline, time gaps, period pages and charts."""
+
+from flask import abort, redirect, render_template, request, url_for
+from sqlalchemy import select
+
+from webapp.cards.forms import CardFilterForm
+from webapp.cards.queries import all_periods
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.models import Card, CardSet, Extinction
+from webapp.timeline import bp, figures
+from webapp.timeline.forms import CardSetForm
+from webapp.timeline.selection import (
+    MAX_CARDS,
+    card_frame,
+    cards_by_slugs,
+    chart_cards,
+    extinction_frame,
+    selected_cards,
+    split_dated,
+    timeline_figure,
+)
+
+
+@bp.get("/timeline")
+def timeline():
+    """Show the interactive timeline of the twelve periods with the chosen cards on it."""
+    figure_error = None
+    try:
+        _, dated, left_out = timeline_figure(request.args)
+    except AppError as error:
+        figure_error, dated, left_out = error, [], []
+    form = CardFilterForm(request.args)
+    context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
+               "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
+               "extinctions": extinction_frame().to_dict("records"), "scale": request.args.get("scale", "linear"),
+               "figure_url": url_for("timeline.timeline_json", **request.args), "error": figure_error}
+    return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
+
+
+@bp.post("/timeline/sets")
+def save_set():
+    """Save the chosen cards as a named set and show it on the timeline."""
+    form = CardSetForm()
+    if not form.validate_on_submit():
+        raise AppError(400, " ".join(e for errors in form.errors.values() for e in errors))
+    slugs = [s for s in form.slugs.data.split(",") if s][:MAX_CARDS]
+    cards_by_slugs(slugs)
+    card_set = CardSet(name=form.name.data.strip(), slugs=slugs)
+    db.session.add(card_set)
+    db.session.commit()
+    return redirect(url_for("timeline.timeline", set=card_set.id))
+
+
+@bp.get("/timeline/gap")
+def gap():
+    """Show two or three animals and the gaps of time between them, in a sentence."""
+    cards = selected_cards(request.args, default=["stegosaurus", "tyrannosaurus"])
+    dated, left_out = split_dated(cards)
+    if not 2 <= len(dated) <= 3:
+        raise AppError(400, "Pick two or three prehistoric animals to compare.")
+    sentences = figures.gap_sentences(card_frame(dated))
+    return render_template("timeline/gap.html", cards=dated, left_out=left_out, sentences=sentences,
+                           figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in dated),
+                                              scale=request.args.get("scale", "linear")))
+
+
+@bp.get("/periods/<name>")
+def period(name):
+    """Show one period: its dates, climate, the extinction that ended it, and its animals."""
+    found = next((p for p in all_periods() if p.slug == name.lower()), None)
+    if found is None:
+        abort(404, description=f"There is no period called {name!r}.")
+    cards = db.session.scalars(select(Card).where(
+        Card.first_appearance_ma > found.end_ma, Card.last_appearance_ma < found.start_ma)
+        .order_by(Card.first_appearance_ma.desc())).all()
+    extinction = db.session.scalar(select(Extinction).where(Extinction.period_ending == found.name))
+    return render_template("timeline/period.html", period=found, cards=cards, extinction=extinction,
+                           figure_url=url_for("timeline.timeline_json",
+                                              cards=",".join(c.slug for c in cards[:MAX_CARDS])) if cards else None)
+
+
+@bp.get("/charts/<kind>")
+def chart(kind):
+    """Show the size chart (to scale, beside a person) or the weight chart (log scale)."""
+    if kind not in ("sizes", "weights"):
+        abort(404, description="There are size and weight charts: /charts/sizes and /charts/weights.")
+    cards, left_out = chart_cards(request.args, "length_m" if kind == "sizes" else "mass_kg")
+    return render_template("timeline/chart.html", kind=kind, cards=cards, left_out=left_out,
+                           figure_url=url_for(f"timeline.{kind}_json", **request.args))
