@@ -12,6 +12,7 @@ deals is found here rather than in CI.
 import itertools
 import os
 import random
+import re
 import secrets
 import shutil
 import threading
@@ -26,7 +27,7 @@ from werkzeug.serving import make_server
 
 from webapp import create_app, with_psycopg
 from webapp.extensions import db
-from webapp.models import Card
+from webapp.models import Card, Game, Round
 
 SERVER_URL = os.environ.get("TEST_DATABASE_URL")
 
@@ -161,6 +162,126 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+def posted(client, path, data):
+    """Post a set-up form and return where it redirects; fail with the page's errors if it does not."""
+    response = client.post(path, data=data)
+    assert response.status_code == 302, re.findall(r'field-error[^>]*>([^<]*)', response.get_data(as_text=True)) \
+        or response.get_data(as_text=True)[:400]
+    return response.headers["Location"]
+
+
+def seat_fields(kinds):
+    """Return a set-up form's seat fields: seats P0, P1... played by these kinds."""
+    fields = {}
+    for index, kind in enumerate(kinds):
+        fields[f"seats-{index}-name"] = f"P{index}"
+        fields[f"seats-{index}-kind"] = kind
+    return fields
+
+
+class GameActions:
+    """Start games through their set-up pages, as a browser does, and read what the database stored."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def cardline(self, client, kinds=("human", "human"), characteristic="mass", deck="dinosaurs"):
+        return posted(client, "/play/cardline/new", {"deck": deck, "characteristic": characteristic, "hand_size": "4",
+                                                     "players": str(len(kinds)), **seat_fields(kinds)})
+
+    def stack(self, client, kinds=("human", "human"), order_mode="random", order=("blue", "orange", "purple", "green")):
+        return posted(client, "/play/stack/new", {"players": str(len(kinds)), "order_mode": order_mode,
+                                                  **dict(zip(("first", "second", "third", "fourth"), order)),
+                                                  **seat_fields(kinds)})
+
+    def dinoblivion(self, client, mode="duel", kinds=("human", "human"), difficulty="gatherer",
+                    end_trigger="hunting_grounds"):
+        return posted(client, "/play/dinoblivion/new", {"mode": mode, "difficulty": difficulty,
+                                                        "end_trigger": end_trigger, **seat_fields(kinds)})
+
+    def practice(self, client, **data):
+        return posted(client, "/play/practice/new", {"deck": "dinosaurs", "characteristic": "mass", "count": "5",
+                                                     "mode": "line", **data})
+
+    def quiz(self, client, kinds=("heavier", "diet"), count="4"):
+        return posted(client, "/quiz/new", {"kinds": list(kinds), "deck": "dinosaurs", "difficulty": "easy",
+                                            "count": count})
+
+    def state(self, url):
+        """Return the stored state of the game whose page is at `url`."""
+        with self.app.app_context():
+            return db.session.get(Game, url.split("?")[0].rsplit("/", 1)[1]).state
+
+
+@pytest.fixture
+def games(app):
+    return GameActions(app)
+
+
+ROUND = {"title": "Weights", "format": "class_line", "deck": "dinosaurs", "characteristic": "mass", "choice": "all",
+         "count": "3", "hand_size": "2", "turn_seconds": "0", "leaderboard": "every", "teams": "2",
+         "team_mode": "captain"}
+
+
+class ClassroomActions:
+    """A teacher's and students' steps in classroom rounds, as their browsers take them."""
+
+    ROUND = ROUND
+
+    def __init__(self, app):
+        self.app = app
+
+    def register(self, client, email="teacher@school.org", name="Ms Teacher"):
+        posted(client, "/teach/register", {"name": name, "email": email, "password": "correct horse 1",
+                                           "confirm": "correct horse 1"})
+
+    def new_round(self, teacher, **changes):
+        """Create a round; return its page's URL and join code."""
+        url = posted(teacher, "/teach/rounds/new", {**ROUND, **changes})
+        code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+        return url, code
+
+    def join(self, code, name):
+        """Return a new student's browser, joined to the round with `code`."""
+        student = self.app.test_client()
+        posted(student, "/join", {"code": code, "name": name})
+        return student
+
+    def play_started(self, teacher, names=("Ada", "Ben"), **changes):
+        """Create a round, let students join and start it; return its URL, code and the students' browsers."""
+        url, code = self.new_round(teacher, **changes)
+        students = [self.join(code, name) for name in names]
+        teacher.post(url + "/control", data={"action": "start"})
+        return url, code, students
+
+    def round(self, url):
+        """Return the stored round whose teacher page is at `url` (detached)."""
+        with self.app.app_context():
+            rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
+            db.session.expunge(rnd)
+            return rnd
+
+    def set_round(self, url, **fields):
+        """Change stored fields of a round (to move its clock, say)."""
+        with self.app.app_context():
+            rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
+            for name, value in fields.items():
+                setattr(rnd, name, value)
+            db.session.commit()
+
+
+@pytest.fixture
+def classroom(app):
+    return ClassroomActions(app)
+
+
+@pytest.fixture
+def teacher(client, classroom):
+    """Return a client logged in as a teacher who has just registered."""
+    classroom.register(client)
+    return client
 
 
 @pytest.fixture

@@ -14,53 +14,6 @@ from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
 
-ROUND = {"title": "Weights", "format": "class_line", "deck": "dinosaurs", "characteristic": "mass", "choice": "all",
-         "count": "3", "hand_size": "2", "turn_seconds": "0", "leaderboard": "every", "teams": "2",
-         "team_mode": "captain"}
-
-
-def register(client, email="teacher@school.org", name="Ms Teacher"):
-    response = client.post("/teach/register", data={"name": name, "email": email, "password": "correct horse 1",
-                                                     "confirm": "correct horse 1"})
-    assert response.status_code == 302, response.get_data(as_text=True)[:300]
-
-
-@pytest.fixture
-def teacher(client):
-    register(client)
-    return client
-
-
-def new_round(teacher, **changes):
-    response = teacher.post("/teach/rounds/new", data={**ROUND, **changes})
-    assert response.status_code == 302, re.findall(r'field-error[^>]*>([^<]*)', response.get_data(as_text=True))
-    url = response.headers["Location"]
-    code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
-    return url, code
-
-
-def join(app, code, name):
-    student = app.test_client()
-    response = student.post("/join", data={"code": code, "name": name})
-    assert response.status_code == 302, response.get_data(as_text=True)[:300]
-    return student
-
-
-def round_of(app, url):
-    with app.app_context():
-        rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
-        db.session.expunge(rnd)
-        return rnd
-
-
-def set_round(app, url, **fields):
-    with app.app_context():
-        rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
-        for name, value in fields.items():
-            setattr(rnd, name, value)
-        db.session.commit()
-
-
 # --- teacher accounts -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("data", "message"), [
@@ -75,8 +28,8 @@ def test_registration_errors_show_beside_the_field(client, data, message):
     assert response.status_code == 400 and message in response.get_data(as_text=True)
 
 
-def test_passwords_are_hashed_and_emails_unique(app, client):
-    register(client)
+def test_passwords_are_hashed_and_emails_unique(classroom, app, client):
+    classroom.register(client)
     from webapp.models import Teacher
     with app.app_context():
         stored = db.session.query(Teacher).one().password_hash
@@ -86,8 +39,8 @@ def test_passwords_are_hashed_and_emails_unique(app, client):
     assert again.status_code == 400 and "exists already" in again.get_data(as_text=True)
 
 
-def test_login_logout(app, client):
-    register(client)
+def test_login_logout(classroom, app, client):
+    classroom.register(client)
     client.post("/teach/logout")
     assert client.get("/teach/").status_code == 302
     wrong = client.post("/teach/login", data={"email": "teacher@school.org", "password": "nope"})
@@ -100,21 +53,21 @@ def test_login_logout(app, client):
     assert evil.headers["Location"] == "/teach/"
 
 
-def test_teacher_pages_refuse_everyone_else(app, teacher):
-    url, _code = new_round(teacher)
+def test_teacher_pages_refuse_everyone_else(classroom, app, teacher):
+    url, _code = classroom.new_round(teacher)
     round_id = url.rsplit("/", 1)[1]
     anonymous = app.test_client()
     for path in ("/teach/", "/teach/rounds/new", url, url + "/panel", url + "/results.csv"):
         assert anonymous.get(path).status_code == 302  # to the login page
     assert anonymous.post(url + "/control", data={"action": "start"}).status_code == 302
     other = app.test_client()
-    register(other, email="other@school.org")
+    classroom.register(other, email="other@school.org")
     for path in (url, url + "/panel", url + "/results.csv"):
         response = other.get(path)
         assert response.status_code == 403 and "another teacher" in response.get_data(as_text=True)
     assert other.post(url + "/control", data={"action": "start"}).status_code == 403
     assert other.post(f"/teach/rounds/{round_id}/students/1", data={"action": "remove"}).status_code == 403
-    assert round_of(app, url).status == "lobby"
+    assert classroom.round(url).status == "lobby"
 
 
 @pytest.mark.parametrize(("changes", "message"), [
@@ -125,22 +78,22 @@ def test_teacher_pages_refuse_everyone_else(app, teacher):
     ({"choice": "filter", "period": "Cambrian", "count": "20"}, "choose fewer"),
     ({"format": "team", "teams": "9"}, "2 to 8 teams"),
 ])
-def test_new_round_form_errors(teacher, changes, message):
-    response = teacher.post("/teach/rounds/new", data={**ROUND, **changes})
+def test_new_round_form_errors(classroom, teacher, changes, message):
+    response = teacher.post("/teach/rounds/new", data={**classroom.ROUND, **changes})
     assert response.status_code == 400 and message in response.get_data(as_text=True)
 
 
-def test_card_sets_are_saved_per_teacher_and_used_for_rounds(app, teacher):
+def test_card_sets_are_saved_per_teacher_and_used_for_rounds(classroom, app, teacher):
     bad = teacher.post("/teach/sets", data={"name": "Mine", "cards": "stegosaurus, unicorn"})
     assert bad.status_code == 400 and "Not a card: unicorn" in bad.get_data(as_text=True)
     teacher.post("/teach/sets", data={"name": "Big ones", "cards": "Stegosaurus\nTyrannosaurus\nBrachiosaurus\nTriceratops\ndiplodocus"})
     page = teacher.get("/teach/rounds/new").get_data(as_text=True)
     set_id = re.search(r'<option value="(\d+)">Big ones</option>', page).group(1)
-    url, _ = new_round(teacher, choice="set", card_set=set_id, count="4")
-    cards = set(round_of(app, url).state["values"])
+    url, _ = classroom.new_round(teacher, choice="set", card_set=set_id, count="4")
+    cards = set(classroom.round(url).state["values"])
     assert cards == {"stegosaurus", "tyrannosaurus", "brachiosaurus", "triceratops", "diplodocus"}
     other = app.test_client()
-    register(other, email="other@school.org")
+    classroom.register(other, email="other@school.org")
     assert "Big ones" not in other.get("/teach/rounds/new").get_data(as_text=True)
 
 
@@ -152,25 +105,25 @@ def test_card_sets_are_saved_per_teacher_and_used_for_rounds(app, teacher):
     ("<b>bold</b>", 400, "letters, digits"),
     ("Sh1thead", 400, "friendlier"),
 ])
-def test_nicknames_are_checked(app, teacher, name, status, message):
-    _, code = new_round(teacher)
+def test_nicknames_are_checked(classroom, app, teacher, name, status, message):
+    _, code = classroom.new_round(teacher)
     response = app.test_client().post("/join", data={"code": code, "name": name})
     assert response.status_code == status and message in response.get_data(as_text=True)
 
 
-def test_ordinary_names_pass_and_are_escaped(app, teacher):
-    url, code = new_round(teacher)
+def test_ordinary_names_pass_and_are_escaped(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
     for name in ("Peacock", "Grape", "O'Neil", "Zoë"):
-        join(app, code, name)
+        classroom.join(code, name)
     html = teacher.get(url).get_data(as_text=True)
     assert "O&#39;Neil" in html and "Zoë" in html
 
 
-def test_unknown_code_duplicate_nickname_and_finished_round(app, teacher):
-    url, code = new_round(teacher)
+def test_unknown_code_duplicate_nickname_and_finished_round(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
     response = app.test_client().post("/join", data={"code": "QQQQQ", "name": "Ada"})
     assert response.status_code == 404 and "No round or game has that code" in response.get_data(as_text=True)
-    join(app, code, "Ada")
+    classroom.join(code, "Ada")
     dup = app.test_client().post("/join", data={"code": code.lower(), "name": " ada "})
     assert dup.status_code == 409 and "already has that nickname" in dup.get_data(as_text=True)
     teacher.post(url + "/control", data={"action": "end"})
@@ -178,9 +131,9 @@ def test_unknown_code_duplicate_nickname_and_finished_round(app, teacher):
     assert late.status_code == 409 and "finished" in late.get_data(as_text=True)
 
 
-def test_a_student_comes_back_to_the_same_seat(app, teacher):
-    _url, code = new_round(teacher)
-    ada = join(app, code, "Ada")
+def test_a_student_comes_back_to_the_same_seat(classroom, app, teacher):
+    _url, code = classroom.new_round(teacher)
+    ada = classroom.join(code, "Ada")
     again = ada.post("/join", data={"code": code, "name": "Someone else"})
     assert again.headers["Location"] == f"/r/{code}"
     assert "You are Ada" in ada.get(f"/r/{code}").get_data(as_text=True)
@@ -188,21 +141,21 @@ def test_a_student_comes_back_to_the_same_seat(app, teacher):
         assert db.session.query(Student).count() == 1
 
 
-def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(app, teacher):
-    url, code = new_round(teacher)
+def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
     refused = teacher.post(url + "/control", data={"action": "start"})
     assert refused.status_code == 409 and "at least one student" in refused.get_data(as_text=True)
-    join(app, code, "Ada")
+    classroom.join(code, "Ada")
     assert "Ada" in teacher.get(url + "/panel").get_data(as_text=True)
     assert teacher.post(url + "/control", data={"action": "start"}).status_code == 302
-    assert round_of(app, url).status == "playing"
+    assert classroom.round(url).status == "playing"
 
 
-def test_the_join_code_shrinks_once_the_round_runs_but_stays_for_latecomers(app, teacher):
-    url, code = new_round(teacher)
+def test_the_join_code_shrinks_once_the_round_runs_but_stays_for_latecomers(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
     lobby = teacher.get(url).get_data(as_text=True)
     assert 'class="join-row"' in lobby and "<svg" in lobby and "Late?" not in lobby
-    join(app, code, "Ada")
+    classroom.join(code, "Ada")
     teacher.post(url + "/control", data={"action": "start"})
     playing = teacher.get(url).get_data(as_text=True)
     assert 'class="join-row"' not in playing and "Late? Join at" in playing
@@ -212,9 +165,9 @@ def test_the_join_code_shrinks_once_the_round_runs_but_stays_for_latecomers(app,
     assert "join-code" not in teacher.get(url).get_data(as_text=True)
 
 
-def test_teacher_renames_removes_and_gives_extra_time(app, teacher):
-    url, code = new_round(teacher)
-    ada = join(app, code, "Ada")
+def test_teacher_renames_removes_and_gives_extra_time(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    ada = classroom.join(code, "Ada")
     with app.app_context():
         student_id = db.session.query(Student).one().id
     path = f"{url}/students/{student_id}"
@@ -250,22 +203,15 @@ def wait_for_polls_to_see_changes(app):
     time.sleep(app.config["POLL_CACHE_SECONDS"] + 0.05)
 
 
-def play_started(app, teacher, names=("Ada", "Ben"), **changes):
-    url, code = new_round(teacher, **changes)
-    students = [join(app, code, name) for name in names]
-    teacher.post(url + "/control", data={"action": "start"})
-    return url, code, students
-
-
 @pytest.mark.parametrize(("characteristic", "words"), [("mass", "weight"), ("length", "size")])
-def test_students_and_the_projector_are_told_what_the_line_is_sorted_by(app, teacher, characteristic, words):
-    url, code, (ada,) = play_started(app, teacher, ("Ada",), characteristic=characteristic)
+def test_students_and_the_projector_are_told_what_the_line_is_sorted_by(classroom, app, teacher, characteristic, words):
+    url, code, (ada,) = classroom.play_started(teacher, ("Ada",), characteristic=characteristic)
     assert f"The class line: {words}, lowest on the left" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
     assert f"The class line: {words}, lowest on the left" in teacher.get(url + "/panel").get_data(as_text=True)
 
 
-def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teacher):
-    _url, code, (ada, _ben) = play_started(app, teacher)
+def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(classroom, app, teacher):
+    _url, code, (ada, _ben) = classroom.play_started(teacher)
     assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
     twice = ada.post(f"/r/{code}/answer", data={"gap": "1"})
     assert twice.status_code == 409 and "already answered" in twice.get_data(as_text=True)
@@ -275,8 +221,8 @@ def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(app, teache
         assert db.session.query(Answer).count() == 1
 
 
-def test_racing_answers_count_exactly_once(app, teacher):
-    _url, code, (ada, _ben) = play_started(app, teacher)
+def test_racing_answers_count_exactly_once(classroom, app, teacher):
+    _url, code, (ada, _ben) = classroom.play_started(teacher)
     cookie = ada.get_cookie("session").value
     statuses = []
 
@@ -295,11 +241,11 @@ def test_racing_answers_count_exactly_once(app, teacher):
         assert db.session.query(Answer).count() == 1
 
 
-def test_everyone_answered_reveals_and_scores(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
+def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     ben.post(f"/r/{code}/answer", data={"gap": "1"})
-    rnd = round_of(app, url)
+    rnd = classroom.round(url)
     assert rnd.state["phase"] == "revealed"
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert "Revealed:" in panel and "How the class voted" in panel and "Leaderboard" in panel
@@ -307,9 +253,9 @@ def test_everyone_answered_reveals_and_scores(app, teacher):
     assert "You got it right" in html or "Not quite" in html
 
 
-def test_the_server_clock_refuses_late_answers_and_extra_time_helps(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher, turn_seconds="20")
-    set_round(app, url, turn_started_at=now() - timedelta(seconds=25))
+def test_the_server_clock_refuses_late_answers_and_extra_time_helps(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, turn_seconds="20")
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=25))
     with app.app_context():
         ben_row = db.session.query(Student).filter_by(nickname="Ben").one()
         ben_row.extra_seconds = 30
@@ -319,29 +265,29 @@ def test_the_server_clock_refuses_late_answers_and_extra_time_helps(app, teacher
     assert ben.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
 
 
-def test_time_up_for_everyone_reveals_by_itself(app, teacher):
-    url, _code, (_ada, _ben) = play_started(app, teacher, turn_seconds="10")
-    set_round(app, url, turn_started_at=now() - timedelta(seconds=11))
+def test_time_up_for_everyone_reveals_by_itself(classroom, app, teacher):
+    url, _code, (_ada, _ben) = classroom.play_started(teacher, turn_seconds="10")
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=11))
     teacher.get(url + "/panel")
-    assert round_of(app, url).state["phase"] == "revealed"
+    assert classroom.round(url).state["phase"] == "revealed"
 
 
-def test_pause_resume_and_timer_off(app, teacher):
-    url, code, (ada, _ben) = play_started(app, teacher, turn_seconds="30")
+def test_pause_resume_and_timer_off(classroom, app, teacher):
+    url, code, (ada, _ben) = classroom.play_started(teacher, turn_seconds="30")
     teacher.post(url + "/control", data={"action": "pause"})
     paused = ada.post(f"/r/{code}/answer", data={"gap": "0"})
     assert paused.status_code == 409 and "paused" in paused.get_data(as_text=True)
-    set_round(app, url, paused_at=now() - timedelta(seconds=100), turn_started_at=now() - timedelta(seconds=110))
+    classroom.set_round(url, paused_at=now() - timedelta(seconds=100), turn_started_at=now() - timedelta(seconds=110))
     teacher.post(url + "/control", data={"action": "resume"})
-    rnd = round_of(app, url)
+    rnd = classroom.round(url)
     assert (now() - rnd.turn_started_at.replace(tzinfo=now().tzinfo)).total_seconds() < 15  # the pause did not count
     teacher.post(url + "/control", data={"action": "timer_off"})
     response = ada.get(f"/r/{code}/panel")
     assert "X-Seconds-Left" not in response.headers
 
 
-def test_panels_answer_304_when_nothing_changed_and_carry_the_clock(app, teacher):
-    url, code, (ada, _ben) = play_started(app, teacher, turn_seconds="30")
+def test_panels_answer_304_when_nothing_changed_and_carry_the_clock(classroom, app, teacher):
+    url, code, (ada, _ben) = classroom.play_started(teacher, turn_seconds="30")
     first = ada.get(f"/r/{code}/panel")
     assert float(first.headers["X-Seconds-Left"]) <= 30
     again = ada.get(f"/r/{code}/panel", headers={"If-None-Match": first.headers["ETag"]})
@@ -352,8 +298,8 @@ def test_panels_answer_304_when_nothing_changed_and_carry_the_clock(app, teacher
 
 
 @pytest.mark.parametrize(("mode", "during", "after"), [("every", True, True), ("end", False, True), ("never", False, False)])
-def test_leaderboard_visibility(app, teacher, mode, during, after):
-    url, code, (ada, ben) = play_started(app, teacher, leaderboard=mode)
+def test_leaderboard_visibility(classroom, app, teacher, mode, during, after):
+    url, code, (ada, ben) = classroom.play_started(teacher, leaderboard=mode)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     ben.post(f"/r/{code}/answer", data={"gap": "0"})
     assert ("Leaderboard" in ada.get(f"/r/{code}/panel").get_data(as_text=True)) == during
@@ -361,14 +307,14 @@ def test_leaderboard_visibility(app, teacher, mode, during, after):
     assert ("Leaderboard" in teacher.get(url + "/panel").get_data(as_text=True)) == after
 
 
-def test_skip_reveal_next_and_end_to_results_and_csv(app, teacher):
-    url, code, (ada, _ben) = play_started(app, teacher, count="3")
+def test_skip_reveal_next_and_end_to_results_and_csv(classroom, app, teacher):
+    url, code, (ada, _ben) = classroom.play_started(teacher, count="3")
     teacher.post(url + "/control", data={"action": "skip"})
     for _ in range(2):
         ada.post(f"/r/{code}/answer", data={"gap": "0"})
         teacher.post(url + "/control", data={"action": "reveal"})
         teacher.post(url + "/control", data={"action": "next"})
-    rnd = round_of(app, url)
+    rnd = classroom.round(url)
     assert rnd.status == "finished" and rnd.state["reveals"][0]["skipped"]
     page = teacher.get(url).get_data(as_text=True)
     assert "Results" in page and "Cards, hardest first" in page and "Accuracy" in page
@@ -379,8 +325,8 @@ def test_skip_reveal_next_and_end_to_results_and_csv(app, teacher):
     assert "Weights" in teacher.get("/teach/").get_data(as_text=True)  # kept in the history
 
 
-def test_a_round_survives_a_restart(app, teacher):
-    _url, code, (ada, ben) = play_started(app, teacher)
+def test_a_round_survives_a_restart(classroom, app, teacher):
+    _url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     restarted = create_app({**app.config})
     again = restarted.test_client()
@@ -391,10 +337,10 @@ def test_a_round_survives_a_restart(app, teacher):
         db.engine.dispose()
 
 
-def test_team_round_with_captains(app, teacher):
-    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy", "Di"), format="team", deck="animals",
+def test_team_round_with_captains(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", deck="animals",
                                        characteristic="lifespan", teams="2")
-    rnd = round_of(app, url)
+    rnd = classroom.round(url)
     with app.app_context():
         teams = {s.nickname: s.team for s in db.session.query(Student)}
     assert sorted(teams.values()) == [0, 0, 1, 1]
@@ -409,12 +355,12 @@ def test_team_round_with_captains(app, teacher):
     refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
     assert refused.status_code in (302, 409)
     assert captain.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"}).status_code == 302
-    assert round_of(app, url).state["turn"] == 1
+    assert classroom.round(url).state["turn"] == 1
 
 
-def test_self_paced_challenge(app, teacher):
-    url, code = new_round(teacher, format="self_paced", characteristic="period", count="4")
-    eve = join(app, code, "Eve")
+def test_self_paced_challenge(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="period", count="4")
+    eve = classroom.join(code, "Eve")
     game_url = eve.get(f"/r/{code}").headers["Location"]
     assert game_url.startswith("/play/practice/")
     for _ in range(4):
@@ -425,9 +371,9 @@ def test_self_paced_challenge(app, teacher):
     assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
 
 
-def test_scores_do_not_move_before_the_reveal(app, teacher):
-    url, code, (ada, ben, cy) = play_started(app, teacher, ("Ada", "Ben", "Cy"))
-    rnd = round_of(app, url)
+def test_scores_do_not_move_before_the_reveal(classroom, app, teacher):
+    url, code, (ada, ben, cy) = classroom.play_started(teacher, ("Ada", "Ben", "Cy"))
+    rnd = classroom.round(url)
     from webapp.games import classline
     first, _ = classline.right_gaps(rnd.state)
     ada.post(f"/r/{code}/answer", data={"gap": str(first)})
@@ -441,26 +387,26 @@ def test_scores_do_not_move_before_the_reveal(app, teacher):
     assert board == {"Ada": "1", "Ben": "1", "Cy": "1"}
 
 
-def test_panels_share_what_every_student_sees_once_per_round_version(app, teacher):
-    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
+def test_panels_share_what_every_student_sees_once_per_round_version(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy"))
     with statements_run(app) as statements:
         panels = [s.get(f"/r/{code}/panel").get_data(as_text=True) for s in students]
         card_reads = [s for s in statements if "FROM cards" in s]
         assert len(card_reads) == 1  # the first panel read the cards; the others reused them
-        rnd = round_of(app, url)
+        rnd = classroom.round(url)
         name = re.search(r'class="mini-name"[^>]*>([^<]+)<', panels[0]).group(1)
         assert all(name in panel for panel in panels)
         for student in students:
             student.post(f"/r/{code}/answer", data={"gap": "0"})
         statements.clear()
         revealed = students[0].get(f"/r/{code}/panel").get_data(as_text=True)
-        assert round_of(app, url).version > rnd.version and "Wait for the next card" in revealed
+        assert classroom.round(url).version > rnd.version and "Wait for the next card" in revealed
         assert [s for s in statements if "FROM cards" in s]  # a new version: read afresh
 
 
-def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teacher):
-    url, code, (ada, ben) = play_started(app, teacher)
-    rnd = round_of(app, url)
+def test_a_rename_or_removal_reaches_the_other_students_leaderboards(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    rnd = classroom.round(url)
     from webapp.games import classline
     first, _ = classline.right_gaps(rnd.state)
     ada.post(f"/r/{code}/answer", data={"gap": str(first)})
@@ -478,8 +424,8 @@ def test_a_rename_or_removal_reaches_the_other_students_leaderboards(app, teache
     assert "Ada Lovelace" not in ben.get(f"/r/{code}/panel").get_data(as_text=True)
 
 
-def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teacher):
-    _url, code, (ada, ben) = play_started(app, teacher, turn_seconds="30")
+def test_students_poll_a_tiny_version_that_changes_only_with_the_view(classroom, app, teacher):
+    _url, code, (ada, ben) = classroom.play_started(teacher, turn_seconds="30")
     first = ada.get(f"/r/{code}/version")
     assert first.is_json and "X-Seconds-Left" in first.headers
     same = ada.get(f"/r/{code}/version", headers={"If-None-Match": first.headers["ETag"]})
@@ -492,8 +438,8 @@ def test_students_poll_a_tiny_version_that_changes_only_with_the_view(app, teach
     assert app.test_client().get(f"/r/{code}/version").status_code == 403
 
 
-def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
-    _url, code, (ada, _ben) = play_started(app, teacher)
+def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(classroom, app, teacher):
+    _url, code, (ada, _ben) = classroom.play_started(teacher)
     etag = ada.get(f"/r/{code}/version").headers["ETag"]
     live = {"X-Live-Panel": "1"}
     placed = ada.post(f"/r/{code}/answer", data={"gap": "0"}, headers=live)
@@ -511,8 +457,8 @@ def test_the_live_page_answers_by_fetch_and_gets_its_panel_back(app, teacher):
     assert stranger.status_code == 403 and "X-Panel" not in stranger.headers  # the page reloads to say why
 
 
-def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(app, teacher):
-    url, code, students = play_started(app, teacher, ("Ada", "Ben", "Cy"))
+def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy"))
     etags = [s.get(f"/r/{code}/version").headers["ETag"] for s in students]
     with statements_run(app) as statements:
         started = time.monotonic()
@@ -529,20 +475,20 @@ def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(
         assert len({r.get_json()["view"] for r in seen}) == 3 and len(statements) == 3  # one row per student
 
 
-def test_a_request_that_read_an_older_round_changes_nothing(app, teacher):
+def test_a_request_that_read_an_older_round_changes_nothing(classroom, app, teacher):
     from webapp.classroom import rounds
 
-    url, _code, _ = play_started(app, teacher)
+    url, _code, _ = classroom.play_started(teacher)
     changes = []
     with app.app_context():
         rnd = db.session.get(Round, int(url.rsplit("/", 1)[1]))
-        set_round(app, url, title="Changed by another request")  # commits in a session of its own
+        classroom.set_round(url, title="Changed by another request")  # commits in a session of its own
         rounds._update(rnd, lambda: changes.append("judged"))
         assert changes == [] and rnd.title == "Changed by another request"  # it locked, saw, and kept theirs
 
 
-def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
-    register(client)
+def test_guessing_join_codes_and_passwords_is_slowed_down(classroom, app, client):
+    classroom.register(client)
     guesser = app.test_client()
     from webapp.common.limits import LIMITS
 
@@ -560,8 +506,8 @@ def test_guessing_join_codes_and_passwords_is_slowed_down(app, client):
     ("get", ""), ("get", "/panel"), ("post", "/control"), ("get", "/students"), ("get", "/results.csv"),
     ("post", "/students/{big}"),
 ])
-def test_ids_too_big_for_the_database_are_a_clear_404(teacher, method, path):
-    url, _ = new_round(teacher)
+def test_ids_too_big_for_the_database_are_a_clear_404(classroom, teacher, method, path):
+    url, _ = classroom.new_round(teacher)
     big = "9" * 30
     target = url + path.format(big=big) if "{big}" in path else url.rsplit("/", 1)[0] + f"/{big}{path}"
     response = getattr(teacher, method)(target, data={"action": "remove"} if method == "post" else None)

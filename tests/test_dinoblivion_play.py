@@ -14,21 +14,6 @@ from webapp.models import Game
 BUTTON = re.compile(r'<button class="button[^"]*" name="action" value="([^"]+)">([^<]+)</button>')
 
 
-def setup(client, mode="duel", kinds=("human", "human"), difficulty="gatherer", end_trigger="hunting_grounds"):
-    data = {"mode": mode, "difficulty": difficulty, "end_trigger": end_trigger}
-    for index, kind in enumerate(kinds):
-        data[f"seats-{index}-name"] = f"P{index}"
-        data[f"seats-{index}-kind"] = kind
-    response = client.post("/play/dinoblivion/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[:500]
-    return response.headers["Location"]
-
-
-def state_of(app, url):
-    with app.app_context():
-        return db.session.get(Game, url.rsplit("/", 1)[1].split("?")[0]).state
-
-
 def buttons(page):
     """Return [(action, label)] for the buttons on a board page."""
     return [(json.loads(html_lib.unescape(value)), html_lib.unescape(label)) for value, label in BUTTON.findall(page)]
@@ -60,30 +45,30 @@ def test_bad_setup_is_explained_and_starts_nothing(app, client, mode, kinds, mes
 
 
 @pytest.mark.parametrize(("difficulty", "jungle"), [("gatherer", 44), ("hunter", 40), ("warrior", 36), ("chief", 32)])
-def test_solo_at_each_difficulty(app, client, difficulty, jungle):
-    url = setup(client, mode="solo", kinds=("human", "human"), difficulty=difficulty)
-    state = state_of(app, url)
+def test_solo_at_each_difficulty(games, app, client, difficulty, jungle):
+    url = games.dinoblivion(client, mode="solo", kinds=("human", "human"), difficulty=difficulty)
+    state = games.state(url)
     assert state["mode"] == "solo" and len(state["players"]) == 1
     assert len(state["jungle"]) == jungle  # the difficulty's cards and the 4 Enemies
     page = client.get(url).get_data(as_text=True)
     assert f"Solo ({difficulty})" in page and buttons(page)
 
 
-def test_hot_seat_shows_a_pass_screen_without_any_hand(app, client):
-    url = setup(client)
+def test_hot_seat_shows_a_pass_screen_without_any_hand(games, app, client):
+    url = games.dinoblivion(client)
     page = client.get(url).get_data(as_text=True)
     assert "Pass the device to P0" in page and not buttons(page)
-    state = state_of(app, url)
+    state = games.state(url)
     for seat in state["seats"]:
         for card in seat["hand"] + seat["deck"]:
             assert card not in page
     assert "Your hand" not in page
 
 
-def play_to_the_first_turn(client, url):
+def play_to_the_first_turn(games, client, url):
     """Throw the pawns and choose Chiefs with the first button each time; return the board page."""
     for _ in range(60):  # a tied throw is thrown again
-        seat = dinoblivion.current_player(state_of(client.application, url))
+        seat = dinoblivion.current_player(games.state(url))
         page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
         options = buttons(page)
         if options[0][0]["type"] not in ("throw", "chief"):
@@ -92,10 +77,10 @@ def play_to_the_first_turn(client, url):
     raise AssertionError("the set-up did not end")
 
 
-def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(app, client):
-    url = setup(client)
-    seat, page = play_to_the_first_turn(client, url)
-    state = state_of(app, url)
+def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(games, app, client):
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
+    state = games.state(url)
     offered = [action for action, _ in buttons(page)]
     def key(action):
         return json.dumps(action, sort_keys=True)
@@ -104,7 +89,7 @@ def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(app, clie
     assert any(label == "End your turn" for _, label in buttons(page))
     end = next(action for action, label in buttons(page) if label == "End your turn")
     assert press(client, url, seat, end).status_code == 302
-    assert state_of(app, url)["turn"] == 1 - seat
+    assert games.state(url)["turn"] == 1 - seat
 
 
 @pytest.mark.parametrize(("action", "status", "message"), [
@@ -114,52 +99,52 @@ def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(app, clie
     ("not json", 400, "Choose one of the buttons"),
     ([1, 2], 400, "Choose one of the buttons"),
 ])
-def test_refused_actions_are_explained_and_change_nothing(app, client, action, status, message):
-    url = setup(client)
-    seat, _ = play_to_the_first_turn(client, url)
-    before = json.dumps(state_of(app, url), sort_keys=True)
+def test_refused_actions_are_explained_and_change_nothing(games, app, client, action, status, message):
+    url = games.dinoblivion(client)
+    seat, _ = play_to_the_first_turn(games, client, url)
+    before = json.dumps(games.state(url), sort_keys=True)
     body = action if isinstance(action, str) else json.dumps(action)
     response = client.post(url + "/act", data={"seat": str(seat), "action": body})
     assert response.status_code == status
     text = response.get_data(as_text=True)
     assert message in text and 'role="alert"' in text or status == 400
-    assert json.dumps(state_of(app, url), sort_keys=True) == before
+    assert json.dumps(games.state(url), sort_keys=True) == before
 
 
-def test_another_browser_cannot_act(app, client):
-    url = setup(client)
-    seat, page = play_to_the_first_turn(client, url)
+def test_another_browser_cannot_act(games, app, client):
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
     stranger = app.test_client()
     response = stranger.post(url + "/act", data={"seat": str(seat), "action": json.dumps(buttons(page)[0][0])})
     assert response.status_code == 403
     assert buttons(stranger.get(url).get_data(as_text=True)) == []
 
 
-def test_against_the_computer_it_replies_at_once(app, client):
+def test_against_the_computer_it_replies_at_once(games, app, client):
     # The longer end reading: under the rulebook's words the computer's own turn can end the game.
-    url = setup(client, kinds=("human", "medium"), end_trigger="dinosaur_decks")
+    url = games.dinoblivion(client, kinds=("human", "medium"), end_trigger="dinosaur_decks")
     for _ in range(60):
-        state = state_of(app, url)
+        state = games.state(url)
         if state["phase"] not in ("throw", "chief"):
             break
         press(client, url, 0, dinoblivion.legal_actions(state)[0])
-    state = state_of(app, url)
+    state = games.state(url)
     if state["turn"] == 0:
         press(client, url, 0, {"type": "end"})
-    state = state_of(app, url)
+    state = games.state(url)
     # The computer played its turn and handed back (or, rarely, its turn ended the game).
     assert state["turn"] == 0 or dinoblivion.is_over(state)
     assert dinoblivion.current_player(state) in (0, None)
     assert "P1" in client.get(url).get_data(as_text=True)
 
 
-def test_two_devices_join_with_a_code(app, client):
-    url = setup(client, kinds=("human", "remote"))
+def test_two_devices_join_with_a_code(games, app, client):
+    url = games.dinoblivion(client, kinds=("human", "remote"))
     code = re.search(r'class="join-code">(\w+)<', client.get(url).get_data(as_text=True)).group(1)
     other = app.test_client()
     joined = other.post("/join", data={"code": code, "name": "Bea"})
     assert joined.status_code == 302 and "/play/dinoblivion/" in joined.headers["Location"]
-    assert state_of(app, url)["players"][1] == "Bea"
+    assert games.state(url)["players"][1] == "Bea"
     page = other.get(url).get_data(as_text=True)
     assert "Bea" in page and "Your clan" in page
 
@@ -170,26 +155,26 @@ def test_rules_page_has_the_decisions_and_the_icon_reference(client):
     assert "Totem" in page and "Rage" in page
 
 
-def test_buying_the_last_card_of_a_hunting_ground_warns_that_the_end_begins(app, client):
-    url = setup(client)
-    seat, page = play_to_the_first_turn(client, url)
+def test_buying_the_last_card_of_a_hunting_ground_warns_that_the_end_begins(games, app, client):
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
     for action, _ in buttons(page):
         if action["type"] == "hunt":
             press(client, url, seat, action)
             break
     page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
-    state = state_of(app, url)
+    state = games.state(url)
     for action, label in buttons(page):
         if action["type"] == "buy":
             assert ("starts the end of the game" in label) == (len(state["grounds"][action["ground"]]) == 1)
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_a_whole_game_through_the_pages_ends_with_the_scores(app, client, seed):
+def test_a_whole_game_through_the_pages_ends_with_the_scores(games, app, client, seed):
     rng = random.Random(seed)
-    url = setup(client, kinds=("human", "easy"), end_trigger="dinosaur_decks")
+    url = games.dinoblivion(client, kinds=("human", "easy"), end_trigger="dinosaur_decks")
     for _ in range(3000):
-        state = state_of(app, url)
+        state = games.state(url)
         if dinoblivion.is_over(state):
             break
         page = client.get(url, query_string={"seat": 0}).get_data(as_text=True)
@@ -198,7 +183,7 @@ def test_a_whole_game_through_the_pages_ends_with_the_scores(app, client, seed):
         action = ends[0] if ends and rng.random() < 0.2 else rng.choice(options)[0]
         assert press(client, url, 0, action).status_code == 302
     page = client.get(url).get_data(as_text=True)
-    assert dinoblivion.is_over(state_of(app, url)) and "Game over" in page and "Total" in page
+    assert dinoblivion.is_over(games.state(url)) and "Game over" in page and "Total" in page
 
 
 def test_the_play_page_leads_to_dinoblivion(client):
@@ -206,7 +191,7 @@ def test_the_play_page_leads_to_dinoblivion(client):
     assert 'href="/play/dinoblivion/new"' in page
 
 
-def test_the_hard_computer_player_searches_within_its_think_time(app, client, monkeypatch):
+def test_the_hard_computer_player_searches_within_its_think_time(games, app, client, monkeypatch):
     import webapp.games.dinoblivion as engine_package
 
     calls = []
@@ -219,25 +204,25 @@ def test_the_hard_computer_player_searches_within_its_think_time(app, client, mo
 
     monkeypatch.setattr(engine_package, "THINK_SECONDS", 0.02)
     monkeypatch.setattr(engine_package, "search_move", counted)
-    url = setup(client, kinds=("human", "hard"), end_trigger="dinosaur_decks")
+    url = games.dinoblivion(client, kinds=("human", "hard"), end_trigger="dinosaur_decks")
     for _ in range(60):
-        state = state_of(app, url)
+        state = games.state(url)
         if state["phase"] not in ("throw", "chief") and state["turn"] == 0:
             break
         press(client, url, 0, dinoblivion.legal_actions(state)[0])
     press(client, url, 0, {"type": "end"})
     assert calls and set(calls) == {0.02}
-    state = state_of(app, url)
+    state = games.state(url)
     # the searching player played its turn and handed back (or, rarely, its turn ended the game)
     assert state["turn"] == 0 or dinoblivion.is_over(state)
 
 
-def test_the_board_says_what_each_fight_needs_until_that_stack_is_fought(app, client):
+def test_the_board_says_what_each_fight_needs_until_that_stack_is_fought(games, app, client):
     from webapp.games.dinoblivion import cards
 
-    url = setup(client)
-    seat, page = play_to_the_first_turn(client, url)
-    tops = {side: pile[-1] for side, pile in state_of(app, url)["dinos"].items()}
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
+    tops = {side: pile[-1] for side, pile in games.state(url)["dinos"].items()}
     for side, dino in tops.items():
         assert f"the {cards.CARDS[dino].name} ({side}) needs {cards.CARDS[dino].strength}" in page
     game_id = url.rsplit("/", 1)[1]

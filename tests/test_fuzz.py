@@ -72,8 +72,8 @@ DINOBLIVION_ACTION = st.fixed_dictionaries(
 @FUZZ
 @given(action=DINOBLIVION_ACTION | JSON, seat=st.sampled_from(["0", "1", "2", "-1", "x", ""]))
 def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client, action, seat):
-    from webapp.play import store
     from webapp.games import dinoblivion
+    from webapp.play import store
 
     with app.app_context():
         game, tokens = store.create_game("dinoblivion", {"mode": "duel", "players": ["Ada", "Ben"]},
@@ -220,14 +220,12 @@ LOGGED_IN_FIELDS = ["title", "format", "deck", "characteristic", "choice", "peri
 
 @FUZZ
 @given(form=st.dictionaries(st.sampled_from(LOGGED_IN_FIELDS), TEXT, max_size=6))
-def test_a_teachers_and_a_students_forms_never_fail(app, client, form):
-    from tests.test_classroom import ROUND, join, new_round, register
-
+def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form):
     live = app.extensions.setdefault("fuzzed round", {})
     if not live:  # once per test: a teacher with a running round and a student in it
-        register(client)
-        live["url"], code = new_round(client, **{**ROUND, "count": "10"})
-        live["student"] = join(app, code, "Ada")
+        classroom.register(client)
+        live["url"], code = classroom.new_round(client, count="10")
+        live["student"] = classroom.join(code, "Ada")
         live["code"] = code
         client.post(live["url"] + "/control", data={"action": "start"})
         with app.app_context():

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from webapp import create_app
-from webapp.play import store
 from webapp.extensions import db
 from webapp.models import Game
+from webapp.play import store
 
 
 def create(client, seats=None, **extra):

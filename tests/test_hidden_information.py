@@ -10,12 +10,12 @@ import re
 
 import pytest
 
-from webapp.play import store
-from webapp.play.adapters.cardline import start_cardline
 from webapp.extensions import db
-from webapp.timeline.figures import value_text
 from webapp.games import GAMES
 from webapp.models import Game
+from webapp.play import store
+from webapp.play.adapters.cardline import start_cardline
+from webapp.timeline.figures import value_text
 
 
 def numbers_in(value):
@@ -148,13 +148,11 @@ def test_stack_never_shows_other_hands_or_the_draw_pile(app, seed):
             break
 
 
-def test_a_class_line_never_shows_the_card_being_placed_before_the_reveal(app, client):
-    from tests.test_classroom import play_started, register, round_of
-
-    register(client)
-    url, code, students = play_started(app, client, count="4")
+def test_a_class_line_never_shows_the_card_being_placed_before_the_reveal(classroom, app, client):
+    classroom.register(client)
+    url, code, students = classroom.play_started(client, count="4")
     teacher = client
-    state = round_of(app, url).state
+    state = classroom.round(url).state
     values, to_place = state["values"], state["cards"]
     for turn, card in enumerate(to_place):
         later = to_place[turn:]

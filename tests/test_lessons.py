@@ -4,7 +4,6 @@ import re
 
 import pytest
 
-from tests.test_classroom import register
 from webapp.learn import content as lessons
 
 SLUGS = [path.stem for path in sorted(lessons.FOLDER.glob("*.md"))]
@@ -53,12 +52,12 @@ def test_placeholders_take_the_cards_values(app):
 
 @pytest.mark.parametrize(("slug", "number"), [(slug, n) for slug in SLUGS
                                               for n in range(len(lessons.load(slug)["meta"]["activities"]))])
-def test_every_activity_launches(app, client, slug, number):
+def test_every_activity_launches(classroom, app, client, slug, number):
     activity = lessons.load(slug)["meta"]["activities"][number]
     url = f"/lessons/{slug}/activities/{number}"
     if activity["type"] == "round":
         assert client.post(url + "/round").status_code == 302  # to the login page
-        register(client, email=f"{slug}-{number}@school.org")
+        classroom.register(client, email=f"{slug}-{number}@school.org")
         response = client.post(url + "/round")
         assert response.headers["Location"].startswith("/teach/rounds/")
     else:
@@ -69,10 +68,10 @@ def test_every_activity_launches(app, client, slug, number):
     assert client.get(response.headers["Location"]).status_code == 200
 
 
-def test_quiz_activities_run_live_for_a_teacher(client):
+def test_quiz_activities_run_live_for_a_teacher(classroom, client):
     slug, number = next((s, n) for s in SLUGS for n, a in enumerate(lessons.load(s)["meta"]["activities"])
                         if a["type"] == "quiz")
-    register(client, email="live@school.org")
+    classroom.register(client, email="live@school.org")
     response = client.post(f"/lessons/{slug}/activities/{number}/round")
     assert response.status_code == 302
     assert "Live quiz" in client.get(response.headers["Location"]).get_data(as_text=True)

@@ -4,24 +4,6 @@ import re
 
 import pytest
 
-from webapp.extensions import db
-from webapp.models import Game
-
-
-def setup_game(client, kinds=("human", "human"), characteristic="mass", deck="dinosaurs"):
-    data = {"deck": deck, "characteristic": characteristic, "hand_size": "4", "players": str(len(kinds))}
-    for index, kind in enumerate(kinds):
-        data[f"seats-{index}-name"] = f"P{index}"
-        data[f"seats-{index}-kind"] = kind
-    response = client.post("/play/cardline/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[:400]
-    return response.headers["Location"]
-
-
-def game_of(app, url):
-    with app.app_context():
-        return db.session.get(Game, url.rsplit("/", 1)[1]).state
-
 
 def test_play_page_lists_cardline_and_its_rules(client):
     html = client.get("/play/").get_data(as_text=True)
@@ -44,9 +26,9 @@ def test_bad_setup_shows_the_error_beside_the_field(client, data, message):
     assert message in html and 'class="field-error"' in html
 
 
-def test_hot_seat_shows_a_pass_screen_without_any_hand(app, client):
-    url = setup_game(client)
-    state = game_of(app, url)
+def test_hot_seat_shows_a_pass_screen_without_any_hand(games, app, client):
+    url = games.cardline(client)
+    state = games.state(url)
     html = client.get(url).get_data(as_text=True)
     assert "Pass the device to P0" in html
     for hand in state["hands"]:
@@ -57,9 +39,9 @@ def test_hot_seat_shows_a_pass_screen_without_any_hand(app, client):
     assert not any(f'value="{card}"' in board for card in state["hands"][1])
 
 
-def test_page_never_carries_face_down_values(app, client, shows_card):
-    url = setup_game(client, kinds=("human", "medium"))
-    state = game_of(app, url)
+def test_page_never_carries_face_down_values(games, app, client, shows_card):
+    url = games.cardline(client, kinds=("human", "medium"))
+    state = games.state(url)
     html = client.get(url).get_data(as_text=True)
     assert not any(shows_card(html, card) for card in state["deck"])
     assert all(shows_card(html, card) for card in state["line"])
@@ -68,22 +50,22 @@ def test_page_never_carries_face_down_values(app, client, shows_card):
     assert html.count('class="line-value"') == len(state["line"])
 
 
-def test_placing_a_card_by_form(app, client):
-    url = setup_game(client)
-    card = game_of(app, url)["hands"][0][0]
+def test_placing_a_card_by_form(games, app, client):
+    url = games.cardline(client)
+    card = games.state(url)["hands"][0][0]
     game_id = url.rsplit("/", 1)[1]
     response = client.post(f"/play/cardline/{game_id}/place", data={"seat": "0", "card": card, "gap": "0"})
     assert response.status_code == 302
-    state = game_of(app, url)
+    state = games.state(url)
     assert state["history"][-1]["card"] == card
     html = client.get(url).get_data(as_text=True)
     assert "Last move" in html and ("correct!" in html or "It belonged" in html)
     assert "Pass the device to P1" in html
 
 
-def test_wrong_placement_says_where_the_card_belonged(app, client):
-    url = setup_game(client)
-    state = game_of(app, url)
+def test_wrong_placement_says_where_the_card_belonged(games, app, client):
+    url = games.cardline(client)
+    state = games.state(url)
     line_value = state["values"][state["line"][0]]
     card = next(c for c in state["hands"][0] if state["values"][c] != line_value)
     wrong_gap = 0 if state["values"][card] > line_value else 1
@@ -98,20 +80,20 @@ def test_wrong_placement_says_where_the_card_belonged(app, client):
     ({"seat": "0", "card": "x", "gap": "99"}, 409, ""),
     ({"seat": "1", "card": "x", "gap": "0"}, 409, "not your turn"),
 ])
-def test_bad_placements_explain_and_change_nothing(app, client, data, status, message):
-    url = setup_game(client)
-    before = game_of(app, url)
+def test_bad_placements_explain_and_change_nothing(games, app, client, data, status, message):
+    url = games.cardline(client)
+    before = games.state(url)
     if data.get("card") == "x":
         data = {**data, "card": before["hands"][int(data["seat"])][0]}
     response = client.post(url + "/place", data=data)
     assert response.status_code == status
     assert message in response.get_data(as_text=True)
-    assert game_of(app, url) == before
+    assert games.state(url) == before
 
 
-def test_another_browser_cannot_play_your_seat(app, client):
-    url = setup_game(client)
-    card = game_of(app, url)["hands"][0][0]
+def test_another_browser_cannot_play_your_seat(games, app, client):
+    url = games.cardline(client)
+    card = games.state(url)["hands"][0][0]
     stranger = app.test_client()
     response = stranger.post(url + "/place", data={"seat": "0", "card": card, "gap": "0"})
     assert response.status_code == 403
@@ -119,17 +101,17 @@ def test_another_browser_cannot_play_your_seat(app, client):
     assert "Pass the device" not in html and f'value="{card}"' not in html
 
 
-def test_against_the_computer_shows_the_board_at_once(client):
-    url = setup_game(client, kinds=("human", "easy", "hard"))
+def test_against_the_computer_shows_the_board_at_once(games, client):
+    url = games.cardline(client, kinds=("human", "easy", "hard"))
     html = client.get(url).get_data(as_text=True)
     assert "your turn" in html and "computer, hard" in html
 
 
-def test_game_over_page_names_the_winner(app, client):
-    url = setup_game(client, kinds=("human", "hard"))
+def test_game_over_page_names_the_winner(games, app, client):
+    url = games.cardline(client, kinds=("human", "hard"))
     game_id = url.rsplit("/", 1)[1]
     for _ in range(200):
-        state = game_of(app, url)
+        state = games.state(url)
         if state["turn"] is None:
             break
         card = state["hands"][0][0]

@@ -89,40 +89,28 @@ def test_bad_answers_are_refused(mode, action, message):
         pr.apply(state, 0, action)
 
 
-def start(client, **data):
-    form = {"deck": "dinosaurs", "characteristic": "mass", "count": "5", "mode": "line", **data}
-    response = client.post("/play/practice/new", data=form)
-    assert response.status_code == 302, response.get_data(as_text=True)[:300]
-    return response.headers["Location"]
-
-
-def state_of(app, url):
-    with app.app_context():
-        return db.session.get(Game, url.rsplit("/", 1)[1]).state
-
-
-def test_one_at_a_time_round_ends_with_a_review_linking_every_card(app, client):
-    url = start(client)
+def test_one_at_a_time_round_ends_with_a_review_linking_every_card(games, app, client):
+    url = games.practice(client)
     for _ in range(5):
         assert client.post(url + "/answer", data={"gap": "0"}).status_code == 302
     html = client.get(url).get_data(as_text=True)
     assert "You scored" in html and "The true order" in html
-    for card in state_of(app, url)["cards"][1:]:
+    for card in games.state(url)["cards"][1:]:
         assert f'href="/cards/{card}"' in html
 
 
-def test_page_shows_no_value_of_the_card_to_place(app, client, shows_card):
-    url = start(client)
-    state = state_of(app, url)
+def test_page_shows_no_value_of_the_card_to_place(games, app, client, shows_card):
+    url = games.practice(client)
+    state = games.state(url)
     html = client.get(url).get_data(as_text=True)
     assert html.count('class="line-value"') == 1
     assert not any(shows_card(html, card) for card in state["cards"][2:])
     assert all(shows_card(html, card) for card in state["cards"][:2])
 
 
-def test_every_card_face_up_is_found_on_the_page(app, client, shows_card):
+def test_every_card_face_up_is_found_on_the_page(games, app, client, shows_card):
     """The privacy test's looking-glass must find every card's name as pages write it (long, escaped)."""
-    url = start(client)
+    url = games.practice(client)
     game_id = url.rsplit("/", 1)[1]
     with app.app_context():
         slugs = list(db.session.scalars(db.select(Card.slug)))
@@ -138,9 +126,9 @@ def test_every_card_face_up_is_found_on_the_page(app, client, shows_card):
     assert len(slugs) > 200 and not missed
 
 
-def test_all_at_once_round_and_duplicate_positions(app, client):
-    url = start(client, mode="all", characteristic="period")
-    cards = state_of(app, url)["cards"]
+def test_all_at_once_round_and_duplicate_positions(games, app, client):
+    url = games.practice(client, mode="all", characteristic="period")
+    cards = games.state(url)["cards"]
     same = {f"position-{c}": "1" for c in cards}
     response = client.post(url + "/answer", data=same)
     assert response.status_code == 400 and "Use each position once" in response.get_data(as_text=True)
@@ -149,8 +137,8 @@ def test_all_at_once_round_and_duplicate_positions(app, client):
     assert "You scored" in client.get(url).get_data(as_text=True)
 
 
-def test_diet_sort(client):
-    url = start(client, characteristic="diet")
+def test_diet_sort(games, client):
+    url = games.practice(client, characteristic="diet")
     html = client.get(url).get_data(as_text=True)
     assert "Carnivore" in html and "Herbivore" in html and "Omnivore" in html
     response = client.post(url + "/answer", data={"diet": "vegan"})
@@ -158,20 +146,20 @@ def test_diet_sort(client):
     assert client.post(url + "/answer", data={"diet": "herbivore"}).status_code == 302
 
 
-def test_daily_challenge_is_the_same_for_everyone_today(app, client):
+def test_daily_challenge_is_the_same_for_everyone_today(games, app, client):
     first = client.get("/play/practice/daily").headers["Location"]
     assert client.get("/play/practice/daily").headers["Location"] == first
     other = app.test_client().get("/play/practice/daily").headers["Location"]
     assert other != first
-    assert state_of(app, first)["cards"] == state_of(app, other)["cards"]
+    assert games.state(first)["cards"] == games.state(other)["cards"]
     for _ in range(8):
         client.post(first + "/answer", data={"gap": "0"})
     html = client.get(first).get_data(as_text=True)
     assert re.search(r"Daily challenge \d{4}-\d\d-\d\d \(\w+\): \d/8 [✔✘]{8}", html)
 
 
-def test_someone_elses_round_cannot_be_answered(app, client):
-    url = start(client)
+def test_someone_elses_round_cannot_be_answered(games, app, client):
+    url = games.practice(client)
     response = app.test_client().post(url + "/answer", data={"gap": "0"})
     assert response.status_code == 403
 

@@ -4,16 +4,8 @@ import re
 
 import pytest
 
-from tests.test_classroom import join, register
 from webapp.extensions import db
 from webapp.models import Game
-
-
-def start(client, kinds=("heavier", "diet"), count="4"):
-    response = client.post("/quiz/new", data={"kinds": list(kinds), "deck": "dinosaurs", "difficulty": "easy",
-                                              "count": count})
-    assert response.status_code == 302, response.get_data(as_text=True)[:300]
-    return response.headers["Location"]
 
 
 def current(client, url):
@@ -33,8 +25,8 @@ def test_setup_errors(client):
     assert response.status_code == 400
 
 
-def test_answer_explanation_score_and_review(app, client):
-    url = start(client)
+def test_answer_explanation_score_and_review(games, app, client):
+    url = games.quiz(client)
     html, question, choices = current(client, url)
     assert "Score" in html and len(choices) >= 2
     assert client.post(url + "/answer", data={"question": question, "choice": choices[0]}).status_code == 302
@@ -48,9 +40,9 @@ def test_answer_explanation_score_and_review(app, client):
 
 
 @pytest.mark.parametrize("tamper", ["not offered", "other question", "other quiz", "stranger"])
-def test_tampered_answers_are_refused_with_a_message(app, client, tamper):
-    url = start(client)
-    other = start(client)
+def test_tampered_answers_are_refused_with_a_message(games, app, client, tamper):
+    url = games.quiz(client)
+    other = games.quiz(client)
     _html, question, choices = current(client, url)
     with app.app_context():
         before = db.session.get(Game, url.rsplit("/", 1)[1]).state
@@ -71,8 +63,8 @@ def test_tampered_answers_are_refused_with_a_message(app, client, tamper):
         assert db.session.get(Game, url.rsplit("/", 1)[1]).state == before
 
 
-def test_ordering_questions_need_every_position_once(client):
-    url = start(client, kinds=("order",), count="3")
+def test_ordering_questions_need_every_position_once(games, client):
+    url = games.quiz(client, kinds=("order",), count="3")
     html, question, _ = current(client, url)
     slugs = re.findall(r'name="position-([^"]+)"', html)
     assert len(slugs) == 4
@@ -83,8 +75,8 @@ def test_ordering_questions_need_every_position_once(client):
     assert client.post(url + "/answer", data=right).status_code == 302
 
 
-def test_live_quiz_round_for_the_class(app, client):
-    register(client)
+def test_live_quiz_round_for_the_class(classroom, app, client):
+    classroom.register(client)
     from webapp.classroom import rounds
     from webapp.learn import quizzes
     from webapp.models import Teacher
@@ -94,7 +86,7 @@ def test_live_quiz_round_for_the_class(app, client):
         round_id = rounds.create_quiz_round(teacher, "Quick quiz", questions, 0).id
     url = f"/teach/rounds/{round_id}"
     code = re.search(r'class="join-code"[^>]*>(\w+)<', client.get(url).get_data(as_text=True)).group(1)
-    ada, ben = join(app, code, "Ada"), join(app, code, "Ben")
+    ada, ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
     client.post(url + "/control", data={"action": "start"})
     html = ada.get(f"/r/{code}").get_data(as_text=True)
     assert 'name="gap" value="0"' in html and "Question 1 of 3" in html

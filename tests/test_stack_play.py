@@ -4,31 +4,15 @@ import re
 
 import pytest
 
-from webapp.extensions import db
 from webapp.common.codes import ALPHABET as JOIN_ALPHABET
+from webapp.extensions import db
 from webapp.games import stack
 from webapp.models import Game
 
 
-def setup(client, kinds=("human", "human"), order_mode="random", order=("blue", "orange", "purple", "green")):
-    data = {"players": str(len(kinds)), "order_mode": order_mode,
-            "first": order[0], "second": order[1], "third": order[2], "fourth": order[3]}
-    for index, kind in enumerate(kinds):
-        data[f"seats-{index}-name"] = f"P{index}"
-        data[f"seats-{index}-kind"] = kind
-    response = client.post("/play/stack/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[:300]
-    return response.headers["Location"]
-
-
-def state_of(app, url):
-    with app.app_context():
-        return db.session.get(Game, url.rsplit("/", 1)[1]).state
-
-
-def test_chosen_tower_order_is_used(app, client):
-    url = setup(client, order_mode="chosen", order=("green", "blue", "orange", "purple"))
-    assert state_of(app, url)["order"] == ["green", "blue", "orange", "purple"]
+def test_chosen_tower_order_is_used(games, app, client):
+    url = games.stack(client, order_mode="chosen", order=("green", "blue", "orange", "purple"))
+    assert games.state(url)["order"] == ["green", "blue", "orange", "purple"]
 
 
 @pytest.mark.parametrize(("data", "message"), [
@@ -42,9 +26,9 @@ def test_bad_setup(client, data, message):
     assert response.status_code == 400 and message in response.get_data(as_text=True)
 
 
-def test_hot_seat_pass_screen_hides_hands(app, client):
-    url = setup(client)
-    state = state_of(app, url)
+def test_hot_seat_pass_screen_hides_hands(games, app, client):
+    url = games.stack(client)
+    state = games.state(url)
     html = client.get(url).get_data(as_text=True)
     assert "Pass the device to P0" in html
     for hand in state["hands"]:
@@ -53,16 +37,16 @@ def test_hot_seat_pass_screen_hides_hands(app, client):
     assert "Dino Tower order" in html
 
 
-def test_colours_carry_a_symbol_and_a_name(client):
-    html = client.get(setup(client) + "?seat=0").get_data(as_text=True)
+def test_colours_carry_a_symbol_and_a_name(games, client):
+    html = client.get(games.stack(client) + "?seat=0").get_data(as_text=True)
     for name, symbol in (("Blue", "●"), ("Orange", "▲"), ("Purple", "◆"), ("Green", "■")):
         assert f"{name} {symbol}" in html
 
 
-def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(app, client):
-    url = setup(client, order_mode="chosen")
+def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(games, app, client):
+    url = games.stack(client, order_mode="chosen")
     client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck"})
-    state = state_of(app, url)
+    state = games.state(url)
     # With no tower yet, only an Apatosaurus can be added; anything else is explained.
     card = next(c for c in state["hands"][0] + ["apato-1"] if stack.KIND[c][0] != "apatosaurus"
                 or c not in state["hands"][0])
@@ -71,7 +55,7 @@ def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(app, client)
     body = response.get_data(as_text=True)
     assert any(reason in body for reason in ("Start your tower with an Apatosaurus",
                                              "Play this card on another", "not in your hand"))
-    assert state_of(app, url) == state
+    assert games.state(url) == state
 
 
 @pytest.mark.parametrize(("data", "status", "message"), [
@@ -81,23 +65,23 @@ def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(app, client)
     ({"seat": "0", "type": "draw", "source": "sky"}, 409, "Draw from"),
     ({"seat": "0", "type": "scare", "card": "trex-1"}, 400, "whose tower"),
 ])
-def test_bad_actions_are_refused_with_a_reason(app, client, data, status, message):
-    url = setup(client)
-    before = state_of(app, url)
+def test_bad_actions_are_refused_with_a_reason(games, app, client, data, status, message):
+    url = games.stack(client)
+    before = games.state(url)
     response = client.post(url + "/act", data=data)
     assert response.status_code == status
     assert message in response.get_data(as_text=True)
-    assert state_of(app, url) == before
+    assert games.state(url) == before
 
 
-def test_a_stranger_cannot_act(app, client):
-    url = setup(client)
+def test_a_stranger_cannot_act(games, app, client):
+    url = games.stack(client)
     response = app.test_client().post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck"})
     assert response.status_code == 403
 
 
-def test_join_code_lets_a_player_take_an_open_seat(app, client):
-    url = setup(client, kinds=("human", "remote"))
+def test_join_code_lets_a_player_take_an_open_seat(games, app, client):
+    url = games.stack(client, kinds=("human", "remote"))
     html = client.get(url).get_data(as_text=True)
     code = re.search(r'class="join-code">(\w+)<', html).group(1)
     assert len(code) == 5 and set(code) <= set(JOIN_ALPHABET)
@@ -106,19 +90,19 @@ def test_join_code_lets_a_player_take_an_open_seat(app, client):
     assert bad.status_code == 404 and "No round or game has that code" in bad.get_data(as_text=True)
     joined = phone.post("/join", data={"code": code.lower(), "name": "Leo"})
     assert joined.status_code == 302 and joined.headers["Location"].endswith(url.rsplit("/", 1)[1])
-    assert state_of(app, url)["players"] == ["P0", "Leo"]
+    assert games.state(url)["players"] == ["P0", "Leo"]
     full = app.test_client().post("/join", data={"code": code, "name": "Zoe"})
     assert full.status_code == 409 and "taken" in full.get_data(as_text=True)
     # Leo's device sees Leo's hand, never P0's.
-    state = state_of(app, url)
+    state = games.state(url)
     leo_view = phone.get(url).get_data(as_text=True)
     assert all(f">{c}<" not in leo_view for c in state["hands"][0])
 
 
-def test_play_to_the_end_against_the_computer(app, client):
-    url = setup(client, kinds=("human", "hard"))
+def test_play_to_the_end_against_the_computer(games, app, client):
+    url = games.stack(client, kinds=("human", "hard"))
     for _ in range(3000):
-        state = state_of(app, url)
+        state = games.state(url)
         if state["turn"] is None:
             break
         action = stack.legal_actions(state)[0]
@@ -127,8 +111,8 @@ def test_play_to_the_end_against_the_computer(app, client):
     assert "Game over" in html
 
 
-def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(app, client):
-    url = setup(client, kinds=("human", "human", "human"))
+def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(games, app, client):
+    url = games.stack(client, kinds=("human", "human", "human"))
     game_id = url.rsplit("/", 1)[1]
     with app.app_context():
         game = db.session.get(Game, game_id)

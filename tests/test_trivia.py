@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from cards_db import read_cards
-from webapp.learn import trivia
 from webapp.games import IllegalAction, InvalidConfig
 from webapp.games import quiz as qz
+from webapp.learn import trivia
 
 PERIODS_FRAME, CARDS_FRAME = read_cards()
 PERIODS = list(PERIODS_FRAME["period"])

@@ -8,7 +8,6 @@ from wtforms.validators import EqualTo, InputRequired, Length, Regexp, Validatio
 from webapp.extensions import db
 from webapp.models import Teacher
 
-
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address like name@school.org.")
 
 

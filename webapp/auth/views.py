@@ -1,9 +1,8 @@
 """Teacher accounts' pages: register, log in, log out."""
 
 from flask import flash, g, redirect, render_template, request, session, url_for
-from werkzeug.security import check_password_hash, generate_password_hash
-
 from sqlalchemy import select
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from webapp.auth import bp
 from webapp.auth.forms import LoginForm, RegisterForm

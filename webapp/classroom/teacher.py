@@ -11,7 +11,6 @@ from sqlalchemy import select
 from webapp.auth.access import teacher_required
 from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.classroom import bp, results, rounds
-
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html

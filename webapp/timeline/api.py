@@ -2,10 +2,9 @@
 
 from flask import Response, request
 
-from webapp.cards.queries import all_periods
+from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.errors import AppError
 from webapp.filters import current_units, large_type
-from webapp.cards.queries import cards_by_slug
 from webapp.play.adapters import game_of_kind
 from webapp.play.store import observe
 from webapp.timeline import bp, figures

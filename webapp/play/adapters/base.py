@@ -52,7 +52,7 @@ class Adapter:
 
     def move_form(self, game, viewer):
         """Return the form a move is posted with (None: the raw request form is read)."""
-        return None
+        return
 
     def action(self, game, seat, form):
         """Return the engine action a posted move asks for, or raise a 400 saying what is missing."""
