@@ -237,6 +237,28 @@ def observation(state, viewer=None):
     }
 
 
+def hidden(state, viewer):
+    """Return what seat `viewer` (None: a spectator) must not learn: others' cards, the deck, unrevealed values."""
+    revealed = set(state["line"]) | set(state["box"]) | {move["card"] for move in state["history"]}
+    unseen = [card for seat, hand in enumerate(state["hands"]) if seat != viewer for card in hand] + state["deck"]
+    return ({card for card in unseen if card not in revealed}
+            | {(card, value) for card, value in state["values"].items() if card not in revealed})
+
+
+EXAMPLE_CARDS = {f"c{n}": value for n, value in
+                 enumerate([0.5, 1.25, 1.25, 2.0, 3.5, 4.75, 4.75, 6.0, 8.5, 10.25, 12.0, 15.5], start=1)}
+
+
+def example_configs():
+    """Return small valid set-ups for tests over a dozen made-up cards (some of equal value), 2 to 4 players."""
+    return [
+        {"players": ["Ada", "Ben"], "cards": dict(EXAMPLE_CARDS), "characteristic": "mass"},
+        {"players": ["Ada", "Ben", "Cy", "Dee"], "cards": dict(EXAMPLE_CARDS), "hand_size": 2, "first_player": 1},
+        # One card each: games end on a last card, often with ties, not only when the deck runs out.
+        {"players": ["Ada", "Ben", "Cy"], "cards": dict(EXAMPLE_CARDS), "hand_size": 1},
+    ]
+
+
 # Computer players. A fair computer player knows roughly how big, heavy or old an animal is, as a
 # person might: it gets each of its own cards' true value blurred by noise, never the value itself.
 # Multiplicative noise (log scale) for sizes, weights and lifespans; periods are positions 0-11.

@@ -181,3 +181,25 @@ def observation(state, viewer=0):
         "over": over,
         "result": result(state),
     }
+
+
+def hidden(state, viewer=0):
+    """Return what the player must not learn yet: the cards to come and each unanswered card's value."""
+    if state["mode"] == "all":
+        to_come, unanswered = [], [] if is_over(state) else state["cards"]
+    else:
+        to_come, unanswered = state["cards"][state["next"] + 1:], state["cards"][state["next"]:]
+    return set(to_come) | {(card, state["values"][card]) for card in unanswered}
+
+
+EXAMPLE_VALUES = {"c1": 0.5, "c2": 1.25, "c3": 1.25, "c4": 2.0, "c5": 3.5, "c6": 6.0}
+EXAMPLE_DIETS = {"c1": "carnivore", "c2": "herbivore", "c3": "omnivore", "c4": "herbivore", "c5": "carnivore"}
+
+
+def example_configs():
+    """Return small valid set-ups for tests, one per mode, over made-up cards."""
+    return [
+        {"mode": "line", "count": 4, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass"},
+        {"mode": "all", "count": 5, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass"},
+        {"mode": "bins", "count": 4, "cards": dict(EXAMPLE_DIETS), "characteristic": "diet"},
+    ]

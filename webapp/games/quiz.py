@@ -104,3 +104,30 @@ def observation(state, viewer=0):
         "over": is_over(state),
         "result": result(state),
     }
+
+
+def hidden(state, viewer=0):
+    """Return what the player must not learn yet: each unanswered question's answer and explanation."""
+    secrets = set()
+    for question in state["questions"][len(state["answers"]):]:
+        answer = question["answer"]
+        secrets.add((question["id"], tuple(answer) if isinstance(answer, list) else answer))
+        if question.get("explanation"):
+            secrets.add((question["id"], question["explanation"]))
+    return secrets
+
+
+def example_configs():
+    """Return a small made-up quiz for tests: a choice, an ordering and a yes-or-no question."""
+    animals = [{"id": "rex", "text": "T. rex"}, {"id": "raptor", "text": "Velociraptor"},
+               {"id": "diplo", "text": "Diplodocus"}]
+    return [{"title": "Made-up quiz", "questions": [
+        {"id": "q1", "kind": "heavier", "prompt": "Which was heavier: T. rex or Velociraptor?", "order": False,
+         "options": animals[:2], "answer": "rex", "explanation": "T. rex: about 8 t; Velociraptor: about 15 kg."},
+        {"id": "q2", "kind": "order", "prompt": "Put them in order, lightest first.", "order": True,
+         "options": [animals[2], animals[0], animals[1]], "answer": ["raptor", "rex", "diplo"],
+         "explanation": "Velociraptor 15 kg, T. rex 8 t, Diplodocus 15 t."},
+        {"id": "q3", "kind": "met", "prompt": "Did T. rex and Diplodocus ever meet?", "order": False,
+         "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"}], "answer": "no",
+         "explanation": "Diplodocus was gone some 80 million years before T. rex."},
+    ]}]

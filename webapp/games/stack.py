@@ -451,6 +451,20 @@ def observation(state, viewer=None):
     }
 
 
+def hidden(state, viewer):
+    """Return the card ids seat `viewer` (None: a spectator) must not learn: other hands and the draw pile."""
+    # The log names the cards everyone saw face up, wherever they are now.
+    named = {event.get(key) for event in state["log"] for key in ("card", "fallen")}
+    others = [card for seat, hand in enumerate(state["hands"]) if seat != viewer for card in hand]
+    return {card for card in others + state["draw"] if card not in named}
+
+
+def example_configs():
+    """Return small valid set-ups for tests: 2 players with a random tower order, 4 with a given one."""
+    return [{"players": ["Ada", "Ben"]},
+            {"players": ["Ada", "Ben", "Cy", "Dee"], "order": ["green", "purple", "orange", "blue"]}]
+
+
 # Computer players see only their observation. "easy" plays at random; "medium" is greedy (build,
 # else scare, else discard at random); "hard" plans: it picks up useful discards, stops a player
 # about to win, saves Pterodactyls for gaps and discards what its tower no longer needs.

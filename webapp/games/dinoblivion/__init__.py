@@ -13,6 +13,8 @@ from webapp.games.dinoblivion.engine import (
     check,
     current_player,
     determinise,
+    example_configs,
+    hidden,
     is_over,
     legal_actions,
     new_game,
@@ -26,8 +28,8 @@ from webapp.games.dinoblivion.search import THINK_SECONDS, search_move
 RULES_PATH = Path(__file__).with_name("rules.md")
 
 __all__ = ["BOT_LEVELS", "NAME", "RULES_PATH", "apply", "bot_choose", "check", "computer_move", "current_player",
-           "describe_action", "determinise", "is_over", "legal_actions", "new_game", "observation", "result",
-           "score_breakdown"]
+           "describe_action", "determinise", "example_configs", "hidden", "is_over", "legal_actions", "new_game",
+           "observation", "result", "score_breakdown"]
 
 
 def computer_move(state, seat, level, seed, rng):

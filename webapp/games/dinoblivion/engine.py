@@ -1506,3 +1506,31 @@ def determinise(observation, viewer, rng):
         "pending": [dict(step) for step in obs["pending"]], "end": dict(obs["end"]) if obs["end"] else None,
         "outcome": obs["outcome"], "log": list(obs["log"]),
     }
+
+
+def hidden(state, viewer):
+    """Return what seat `viewer` (None: a spectator) must not learn: the ids of unseen cards, face-down egg values."""
+    unseen = state["jungle"] + state["setaside"] + state["dinos_out"]
+    # The box: Chiefs never offered and cards left out of this game. The Chief left over from the draft lies
+    # there too; it was seen once, but no observation names it again, so it is kept as the box keeps it.
+    unseen += state["box"]
+    unseen += [dino for pile in state["dinos"].values() for dino in pile[:-1]]
+    for index, seat in enumerate(state["seats"]):
+        unseen += seat["deck"]
+        if index != viewer:
+            unseen += seat["hand"] + ([seat["cave"]] if seat["cave"] else [])
+    # Everyone saw the Chief draft, so each Chief is known wherever it lies.
+    chiefs = {seat["chief"] for seat in state["seats"]}
+    secrets = {card for card in unseen if card not in chiefs}
+    if not is_over(state):
+        # A face-down set of eggs equal to the revealed ones could not be told apart from them.
+        secrets |= {(seat["clan"], tuple(seat["eggs"])) for seat in state["seats"]
+                    if seat["eggs"] and seat["eggs"] != seat["shown"]}
+    return secrets
+
+
+def example_configs():
+    """Return small valid set-ups for tests: a Duel under each end trigger, and a Solo game at the shortest difficulty."""
+    return [{"mode": "duel", "players": ["Ada", "Ben"]},
+            {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks"},
+            {"mode": "solo", "players": ["Ada"], "difficulty": "chief"}]
