@@ -22,9 +22,28 @@ class Adapter:
     move_verb = "act"
     anchor = "board"  # where the page scrolls to after a move
     solo = False  # one seat, played by the browser that started it
-    not_yours = "This browser does not hold that seat in this game."
-    new_template = board_template = public_template = ""
     setup_form = None  # the WTForms class of its set-up page
+
+    @property
+    def new_template(self):
+        """Return the set-up page's template."""
+        return f"play/{self.kind}/new.html"
+
+    @property
+    def board_template(self):
+        """Return the board's template."""
+        return f"play/{self.kind}/board.html"
+
+    @property
+    def public_template(self):
+        """Return the template of what anyone at the table may see (shown while the device is passed)."""
+        return f"play/{self.kind}/_public.html"
+
+    @property
+    def not_yours(self):
+        """Return why a move for a seat this browser does not hold is refused."""
+        return f"This {self.title} belongs to another browser." if self.solo else \
+            "This browser does not hold that seat in this game."
 
     @property
     def engine(self):
@@ -89,3 +108,9 @@ class Adapter:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise AppError(400, "Send {\"action\": <one of the actions GET .../actions lists>}.")
         return action
+
+
+class SoloAdapter(Adapter):
+    """A game for one browser, played from seat 0: each move answers the question on the page."""
+
+    move_verb, anchor, solo = "answer", "feedback", True

@@ -33,8 +33,6 @@ class CardlineAdapter(Adapter):
 
     kind, title, path = "cardline", "Cardline game", "/play/cardline"
     move_verb, anchor = "place", "last-move"
-    new_template, board_template = "play/cardline/new.html", "play/cardline/board.html"
-    public_template = "play/cardline/_public.html"
     setup_form = NewCardlineForm
 
     def start(self, form):

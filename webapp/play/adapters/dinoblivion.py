@@ -138,37 +138,10 @@ def fight_targets(observation):
                       for pile in observation["enemies"].values() for enemy in pile]
 
 
-def board_context(game, viewer, error=None):
-    """Return what the board needs: the viewer's observation, its buttons, the log in words."""
-    observation = store.observe(game, viewer)
-    names = [p["name"] for p in observation["players"]]
-    actions = store.legal_actions(game, viewer) if viewer is not None else []
-    return {
-        "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
-        "groups": grouped_actions(observation, actions) if actions else [],
-        "targets": fight_targets(observation) if observation["phase"] == "play" else [],
-        "log": [log_sentence(event, names) for event in reversed(observation["log"])],
-        "info": card_info, "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
-    }
-
-
-def action_from_form(form):
-    """Read the chosen action (a JSON object sent by its button)."""
-    try:
-        action = json.loads(form.get("action", ""))
-    except ValueError:
-        action = None
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise AppError(400, "Choose one of the buttons on the board.")
-    return action
-
-
 class DinoblivionAdapter(Adapter):
     """Dinoblivion: a deck-building game, Duel for two or Solo against the Jungle."""
 
     kind, title, path = "dinoblivion", "Dinoblivion game", "/play/dinoblivion"
-    new_template, board_template = "play/dinoblivion/new.html", "play/dinoblivion/board.html"
-    public_template = "play/dinoblivion/_public.html"
     setup_form = NewDinoblivionForm
     in_api = True
 
@@ -181,10 +154,27 @@ class DinoblivionAdapter(Adapter):
         return store.create_game("dinoblivion", config, seats, mode="table", settings={})
 
     def action(self, game, seat, form):
-        return action_from_form(request.form)
+        """Read the chosen action: a JSON object sent by its button."""
+        try:
+            action = json.loads(request.form.get("action", ""))
+        except ValueError:
+            action = None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise AppError(400, "Choose one of the buttons on the board.")
+        return action
 
     def context(self, game, viewer, form=None, error=None):
-        return board_context(game, viewer, error)
+        """Return what the board shows `viewer`: its observation, its buttons, the log in words."""
+        observation = store.observe(game, viewer)
+        names = [p["name"] for p in observation["players"]]
+        actions = store.legal_actions(game, viewer) if viewer is not None else []
+        return {
+            "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
+            "groups": grouped_actions(observation, actions) if actions else [],
+            "targets": fight_targets(observation) if observation["phase"] == "play" else [],
+            "log": [log_sentence(event, names) for event in reversed(observation["log"])],
+            "info": card_info, "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
+        }
 
 
 ADAPTER = DinoblivionAdapter()

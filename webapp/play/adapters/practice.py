@@ -9,7 +9,7 @@ from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats
 from webapp.errors import AppError
 from webapp.play import store
-from webapp.play.adapters.base import Adapter
+from webapp.play.adapters.base import SoloAdapter
 from webapp.play.adapters.cardline import line_slugs
 from webapp.play.forms import AnswerForm, PracticeForm
 
@@ -40,13 +40,10 @@ def start_daily(day):
                           label=f"Daily challenge {day.isoformat()}")
 
 
-class PracticeAdapter(Adapter):
+class PracticeAdapter(SoloAdapter):
     """A solo sorting challenge: one card at a time into a line, all at once, or into diet bins."""
 
     kind, title, path = "practice", "practice round", "/play/practice"
-    move_verb, anchor, solo = "answer", "feedback", True
-    not_yours = "This practice round belongs to another browser."
-    new_template, board_template = "play/practice/new.html", "play/practice/show.html"
     setup_form = PracticeForm
 
     def new_form(self):

@@ -7,7 +7,7 @@ from webapp.common.seats import held_seats
 from webapp.errors import AppError
 from webapp.learn import quizzes, trivia
 from webapp.play import store
-from webapp.play.adapters.base import Adapter
+from webapp.play.adapters.base import SoloAdapter
 from webapp.play.forms import NewQuizForm, QuizAnswerForm
 
 
@@ -28,13 +28,10 @@ def answer_form(observation, formdata=None):
     return form
 
 
-class QuizAdapter(Adapter):
+class QuizAdapter(SoloAdapter):
     """A trivia quiz: multiple choice and ordering questions with an explanation after each answer."""
 
     kind, title, path = "quiz", "quiz", "/quiz"
-    move_verb, anchor, solo = "answer", "feedback", True
-    not_yours = "This quiz belongs to another browser."
-    new_template, board_template = "play/quiz/new.html", "play/quiz/show.html"
     setup_form = NewQuizForm
 
     def new_form(self):

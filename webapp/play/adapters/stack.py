@@ -47,42 +47,10 @@ def log_sentence(event, names):
     return f"{who} could not play and passed."
 
 
-def page_context(game, viewer, error=None):
-    """Return what the table needs: the viewer's observation, in words."""
-    observation = store.observe(game, viewer)
-    names = [p["name"] for p in observation["players"]]
-    actions = store.legal_actions(game, viewer)
-    return {
-        "game": game, "obs": observation, "viewer": viewer, "error": error,
-        "names": names, "card_label": card_label, "kind_of": lambda card: stack.KIND[card],
-        "symbols": SYMBOLS, "log": [log_sentence(e, names) for e in reversed(observation["log"])],
-        "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
-        "playable": {a["card"] for a in actions if a["type"] in ("play", "scare")},
-        "scareable": {(a["card"], a["target"]) for a in actions if a["type"] == "scare"},
-    }
-
-
-def action_from_form(form):
-    """Read an action from the submitted form: a draw source, or a card with what to do with it."""
-    kind = form.get("type")
-    if kind not in ACTIONS:
-        raise AppError(400, "Choose what to do: draw, play, scare or discard.")
-    if kind == "draw":
-        return {"type": "draw", "source": form.get("source")}
-    action = {"type": kind, "card": form.get("card")}
-    if kind == "scare":
-        action["target"] = whole_number(form.get("target", ""))
-        if action["target"] is None:
-            raise AppError(400, "Choose whose tower to scare.")
-    return action
-
-
 class StackAdapter(Adapter):
     """Stack-O-Saurus: build a tower in the Dino Tower's order, scare the others'."""
 
     kind, title, path, anchor = "stack", "Stack-O-Saurus game", "/play/stack", "table"
-    new_template, board_template = "play/stack/new.html", "play/stack/table.html"
-    public_template = "play/stack/_public.html"
     setup_form = NewStackForm
     in_api = True
 
@@ -92,10 +60,32 @@ class StackAdapter(Adapter):
         return store.create_game("stack", config, seats, mode="table", settings={})
 
     def action(self, game, seat, form):
-        return action_from_form(request.form)
+        """Read the posted action: a draw source, or a card with what to do with it."""
+        kind = request.form.get("type")
+        if kind not in ACTIONS:
+            raise AppError(400, "Choose what to do: draw, play, scare or discard.")
+        if kind == "draw":
+            return {"type": "draw", "source": request.form.get("source")}
+        action = {"type": kind, "card": request.form.get("card")}
+        if kind == "scare":
+            action["target"] = whole_number(request.form.get("target", ""))
+            if action["target"] is None:
+                raise AppError(400, "Choose whose tower to scare.")
+        return action
 
     def context(self, game, viewer, form=None, error=None):
-        return page_context(game, viewer, error)
+        """Return what the table shows `viewer`: its observation, in words."""
+        observation = store.observe(game, viewer)
+        names = [p["name"] for p in observation["players"]]
+        actions = store.legal_actions(game, viewer)
+        return {
+            "game": game, "obs": observation, "viewer": viewer, "error": error,
+            "names": names, "card_label": card_label, "kind_of": lambda card: stack.KIND[card],
+            "symbols": SYMBOLS, "log": [log_sentence(e, names) for e in reversed(observation["log"])],
+            "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
+            "playable": {a["card"] for a in actions if a["type"] in ("play", "scare")},
+            "scareable": {(a["card"], a["target"]) for a in actions if a["type"] == "scare"},
+        }
 
 
 ADAPTER = StackAdapter()
