@@ -5,6 +5,7 @@ from sqlalchemy import case, func, select
 
 from webapp.classroom.rounds import active_students
 from webapp.extensions import db
+from webapp.games import classline, livequiz
 from webapp.models import Answer, Card, Game, Round, Student
 from webapp.play.store import observe
 
@@ -19,7 +20,7 @@ def answers_frame(rnd):
     frame = pd.DataFrame(rows, columns=["turn", "nickname", "team", "card", "animal", "gap", "correct", "seconds"])
     if rnd.format == "quiz":
         # A live quiz's answers are about questions: name them, and give the option chosen in words.
-        questions = {q["id"]: q for q in rnd.state["questions"]}
+        questions = livequiz.question_texts(rnd.state)
         frame["animal"] = frame["card"].map(lambda qid: questions[qid]["prompt"])
         frame["gap"] = [questions[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
         frame = frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
@@ -75,7 +76,8 @@ def card_report(rnd):
     if rnd.format == "quiz":
         return []
     frame = answers_frame(rnd)
-    reveals = {r["card"]: r for r in rnd.state.get("reveals", []) if not r.get("skipped")}
+    shown = classline.reveals(rnd.state) if rnd.format == "class_line" else []
+    reveals = {r["card"]: r for r in shown if not r.get("skipped")}
     report = []
     for card, group in frame.groupby("card", sort=False):
         judged = group[group["correct"].notna()]

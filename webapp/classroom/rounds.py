@@ -172,12 +172,17 @@ def clock(settings, turn_started_at, paused_at, extra_seconds=0):
     return max(0.0, seconds + extra_seconds - (moment - aware(turn_started_at)).total_seconds())
 
 
+def shared_view(rnd):
+    """Return what the whole class sees of a class-line or live-quiz round: its turn and phase among the rest."""
+    return SHARED[rnd.format].observation(rnd.state)
+
+
 def answering(rnd):
     """Say whether students may answer now."""
     if rnd.status != "playing":
         return False
     if rnd.format in SHARED:
-        return rnd.state["phase"] == "answering"
+        return shared_view(rnd)["phase"] == "answering"
     return rnd.format == "team" and not cardline.is_over(rnd.state)
 
 
@@ -207,7 +212,7 @@ def submit(rnd, student, gap, card=None):
         except IllegalAction as error:
             raise AppError(409, str(error)) from error
         # Judged when the card is revealed, so nobody's score moves before the reveal.
-        card, correct, turn = engine.current_card(rnd.state), None, rnd.state["turn"]
+        card, correct, turn = engine.current_card(rnd.state), None, shared_view(rnd)["turn"]
     else:
         if student.team != team_turn(rnd):
             raise AppError(409, "It is another team's turn.")
@@ -229,7 +234,7 @@ def submit(rnd, student, gap, card=None):
 
 def answers_for_turn(rnd):
     """Return this turn's answers."""
-    turn = rnd.state["turn"] if rnd.format in SHARED else cardline.turn_number(rnd.state)
+    turn = shared_view(rnd)["turn"] if rnd.format in SHARED else cardline.turn_number(rnd.state)
     return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn)).all()
 
 
@@ -248,7 +253,7 @@ def settle(rnd):
         return
     if rnd.format in SHARED:
         students, most_extra, answered = db.session.execute(
-            CLASS_COUNTS, {"round_id": rnd.id, "turn": rnd.state["turn"]}).one()
+            CLASS_COUNTS, {"round_id": rnd.id, "turn": shared_view(rnd)["turn"]}).one()
         left = seconds_left(rnd)
         time_up = left is not None and left + (most_extra or 0) <= 0
         if time_up or (students and answered >= students):
@@ -279,7 +284,7 @@ def _reveal(rnd):
     """Reveal the current card (or question) and judge every answer given to it."""
     engine = SHARED[rnd.format]
     first, last = engine.right_gaps(rnd.state)
-    db.session.execute(update(Answer).where(Answer.round_id == rnd.id, Answer.turn == rnd.state["turn"])
+    db.session.execute(update(Answer).where(Answer.round_id == rnd.id, Answer.turn == shared_view(rnd)["turn"])
                        .values(correct=Answer.gap.between(first, last)))
     rnd.state = engine.reveal(rnd.state)
 
@@ -287,9 +292,9 @@ def _reveal(rnd):
 def judge_votes(rnd):
     """Mark each vote of this turn right or wrong, by where its card belonged in the line."""
     for vote in answers_for_turn(rnd):
-        if vote.card in rnd.state["values"]:
-            first, last = cardline.correct_gaps(rnd.state, vote.card)
-            vote.correct = first <= vote.gap <= last
+        # Every vote passed cardline.check when it was cast: its card is in the team's hand, so it has a value.
+        first, last = cardline.correct_gaps(rnd.state, vote.card)
+        vote.correct = first <= vote.gap <= last
 
 
 def _team_move(rnd, answer):

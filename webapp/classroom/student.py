@@ -140,7 +140,7 @@ def panel_context(rnd, student, csrf=True, error=None):
         context.update(mine=answer_on(answers, observation["turn"]), last=last,
                        last_mine=last and answer_on(answers, last["turn"]))
     elif rnd.format == "quiz":
-        context.update(mine=answer_on(answers, rnd.state["turn"]))
+        context.update(mine=answer_on(answers, observation["turn"]))
     else:
         captain = rounds.captain(rnd, student.team)
         context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain,

@@ -105,3 +105,8 @@ def observation(state):
         "phase": state["phase"],
         "last_reveal": last,
     }
+
+
+def reveals(state):
+    """Return every reveal so far, oldest first (each was shown to the whole class)."""
+    return list(state["reveals"])

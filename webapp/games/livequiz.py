@@ -67,3 +67,8 @@ def observation(state):
             shown.update(answer=question["answer"], explanation=question["explanation"])
     return {"game": NAME, "question": shown, "turn": state["turn"], "turns": len(state["questions"]),
             "phase": state["phase"]}
+
+
+def question_texts(state):
+    """Return {question id: its prompt and options}: the words every student saw, for the results."""
+    return {q["id"]: {"prompt": q["prompt"], "options": q["options"]} for q in state["questions"]}
