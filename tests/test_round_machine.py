@@ -1,0 +1,210 @@
+"""The round state machine, driven by hypothesis through random controls, answers and clock jumps.
+
+After every step: a timed turn has revealed itself once its time and the largest extra time owed ran out;
+each student answers a turn at most once and only when allowed to; points are the judged answers; nothing is
+accepted in the lobby or after the end; the controls offered are exactly the controls that apply.
+"""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from webapp.games import cardline, classline, livequiz
+from webapp.games import rounds as R
+
+CARDS = {f"c{i}": float(i) for i in range(1, 16)}
+QUESTIONS = [{"id": f"q{i}", "prompt": f"Question {i}?", "answer": "o1", "explanation": "Because.", "order": False,
+              "options": [{"id": f"o{j}", "text": f"Option {j}"} for j in range(3)]} for i in range(3)]
+
+
+def new_state(fmt, seed):
+    """Return a small game for a round of `fmt`."""
+    if fmt == "class_line":
+        return classline.new_game({"cards": CARDS, "count": 3, "characteristic": "mass"}, seed)
+    if fmt == "quiz":
+        return livequiz.new_game({"questions": QUESTIONS})
+    if fmt == "team":
+        return cardline.new_game({"cards": CARDS, "players": ["Team 1", "Team 2"], "hand_size": 2,
+                                  "characteristic": "mass"}, seed)
+    return {"values": CARDS}
+
+
+class RoundMachine(RuleBasedStateMachine):
+    """A teacher, students joining and leaving, and the clock, against the pure round machine."""
+
+    @initialize(fmt=st.sampled_from(sorted(R.FORMATS)), seconds=st.sampled_from([0, 10, 30]),
+                mode=st.sampled_from(["captain", "majority"]), seed=st.integers(0, 1000))
+    def set_up(self, fmt, seconds, mode, seed):
+        self.round = R.Round(fmt, settings={"turn_seconds": seconds, "team_mode": mode, "teams": 2},
+                             state=new_state(fmt, seed))
+        self.students, self.votes, self.points, self.now = [], [], {}, 1000.0
+        self.turn = self.turn_key()
+
+    # --- helpers -------------------------------------------------------------------------------------
+
+    def turn_key(self):
+        """Return what identifies the current turn (answers are kept per turn)."""
+        return R.FORMATS[self.round.format].turn(self.round.state)
+
+    def apply(self, change):
+        """Store a change as the app does: the round, then the judged answers of the turn."""
+        assert set(change.judged) <= {vote.student_id for vote in self.votes}, "judged someone who did not answer"
+        for student_id, right in change.judged.items():
+            self.points[student_id] = self.points.get(student_id, 0) + int(right)
+        self.round = change.round
+        if self.turn_key() != self.turn:
+            self.turn, self.votes = self.turn_key(), []
+
+    def settle(self):
+        """Settle what is due, as every request of the app does."""
+        change = R.settle(self.round, self.students, self.votes, self.now)
+        if change:
+            self.apply(change)
+
+    # --- rules ---------------------------------------------------------------------------------------
+
+    @rule(team=st.integers(0, 1))
+    def join(self, team):
+        if R.why_not_join(self.round) is None:
+            self.students.append(R.Student(len(self.students) + 1, team if self.round.format == "team" else None))
+        self.settle()
+
+    @precondition(lambda self: self.students)
+    @rule(index=st.integers(0, 20), extra=st.sampled_from([0, 15, 60]), remove=st.booleans())
+    def teacher_changes_a_student(self, index, extra, remove):
+        student = self.students[index % len(self.students)]
+        changed = replace(student, removed=True) if remove else replace(student, extra_seconds=extra)
+        self.students = [changed if s.id == student.id else s for s in self.students]
+        self.settle()
+
+    @rule(seconds=st.sampled_from([0.5, 3, 9, 12, 31, 80]))
+    def time_passes(self, seconds):
+        self.now += seconds
+        self.settle()
+
+    @rule(action=st.sampled_from(R.CONTROLS))
+    def teacher_control(self, action):
+        offered = R.controls(self.round, self.students, self.votes, self.now)
+        try:
+            change = R.control(self.round, action, self.students, self.votes, self.now)
+        except R.Refused as refused:
+            assert action not in offered, (action, str(refused))
+            assert str(refused)
+        else:
+            assert action in offered, action
+            self.apply(change)
+        self.settle()
+
+    @precondition(lambda self: self.students)
+    @rule(index=st.integers(0, 20), gap=st.integers(-1, 5), pick=st.integers(0, 3))
+    def student_answers(self, index, gap, pick):
+        student = self.students[index % len(self.students)]
+        card = self.card_for(student, pick)
+        before = self.round
+        try:
+            vote = R.answer(self.round, student, self.students, self.votes, gap, card, self.now)
+        except R.Refused as refused:
+            assert str(refused)
+        else:
+            assert before.status == "running", "an answer was accepted in the lobby, while paused or after the end"
+            assert not student.removed
+            assert all(v.student_id != student.id for v in self.votes), "a second answer to one turn"
+            if self.round.format == "team" and self.round.settings["team_mode"] == "captain":
+                members = [s for s in self.students if not s.removed and s.team == student.team]
+                assert members[0].id == student.id, "a team member who is not the captain moved"
+            left = R.seconds_left(self.round, self.now, student.extra_seconds)
+            assert left is None or left > 0, "an answer after the time was up"
+            self.votes.append(vote)
+        self.settle()
+
+    def card_for(self, student, pick):
+        """Return a card a team student might send: one of their team's hand, or one that is not."""
+        if self.round.format != "team" or cardline.is_over(self.round.state):
+            return None
+        hand = cardline.observation(self.round.state, student.team)["hand"] or []
+        return hand[pick] if pick < len(hand) else "not-a-card"
+
+    # --- invariants ----------------------------------------------------------------------------------
+
+    @invariant()
+    def a_timed_turn_never_waits_past_its_time(self):
+        if not hasattr(self, "round"):
+            return
+        fmt = R.FORMATS[self.round.format]
+        if self.round.status == "running" and fmt.open(self.round):
+            assert not R.time_up(self.round, self.students, self.now), "the time is up and nothing was revealed"
+
+    @invariant()
+    def the_controls_offered_are_exactly_those_that_apply(self):
+        if not hasattr(self, "round"):
+            return
+        offered = set(R.controls(self.round, self.students, self.votes, self.now))
+        for action in R.CONTROLS:
+            try:
+                R.control(self.round, action, self.students, self.votes, self.now)
+            except R.Refused:
+                assert action not in offered, action
+            else:
+                assert action in offered, action
+
+    @invariant()
+    def nothing_is_open_in_the_lobby_or_after_the_end(self):
+        if not hasattr(self, "round") or self.round.status not in ("lobby", "finished") or not self.students:
+            return
+        with pytest.raises(R.Refused):
+            R.answer(self.round, self.students[0], self.students, [], 0, None, self.now)
+
+    @invariant()
+    def points_are_the_judged_answers(self):
+        if hasattr(self, "round"):
+            assert all(0 <= points for points in self.points.values())
+            assert len({vote.student_id for vote in self.votes}) == len(self.votes)
+
+
+RoundMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=40, deadline=None,
+                                          suppress_health_check=[HealthCheck.too_slow])
+test_round_machine = RoundMachine.TestCase
+
+
+def test_extra_time_does_not_stop_the_reveal():
+    """10 s timer, one student with +15 s, the other answers, the first does nothing: revealed at 25 s."""
+    rnd = R.Round("class_line", "running", {"turn_seconds": 10}, new_state("class_line", 1), turn_started=0.0)
+    ada, ben = R.Student(1, extra_seconds=15), R.Student(2)
+    votes = [R.answer(rnd, ben, [ada, ben], [], 0, None, 2.0)]
+    assert R.settle(rnd, [ada, ben], votes, 24.0) is None
+    assert R.answer(rnd, ada, [ada, ben], votes, 1, None, 24.0)  # Ada still has her extra time
+    change = R.settle(rnd, [ada, ben], votes, 25.0)
+    assert change and change.judged.keys() == {2}
+    assert not R.FORMATS["class_line"].open(change.round)
+
+
+def test_only_the_captain_moves_in_captain_mode():
+    rnd = R.Round("team", "running", {"team_mode": "captain"}, new_state("team", 3), turn_started=0.0)
+    captain, member = R.Student(1, team=0), R.Student(2, team=0)
+    card = cardline.observation(rnd.state, 0)["hand"][0]
+    with pytest.raises(R.Refused, match="captain"):
+        R.answer(rnd, member, [captain, member], [], 0, card, 1.0)
+    assert R.answer(rnd, captain, [captain, member], [], 0, card, 1.0)
+
+
+def test_switching_the_timer_off_and_on_keeps_the_time_used():
+    rnd = R.Round("class_line", "running", {"turn_seconds": 30}, new_state("class_line", 1), turn_started=0.0)
+    off = R.control(rnd, "timer_off", [R.Student(1)], [], 12.0).round
+    on = R.control(off, "timer_on", [R.Student(1)], [], 50.0).round
+    assert R.seconds_left(on, 50.0) == pytest.approx(18.0)
+
+
+@pytest.mark.parametrize("status", ["lobby", "finished"])
+def test_homework_is_closed_before_start_and_after_end(status):
+    rnd = R.Round("self_paced", status, {}, new_state("self_paced", 1))
+    with pytest.raises(R.Refused):
+        R.answer(rnd, R.Student(1), [R.Student(1)], [], None, None, 1.0)
+
+
+def test_a_locked_room_refuses_new_players():
+    rnd = R.control(R.Round("class_line", settings={}), "lock", [], [], 0.0).round
+    assert "closed" in R.why_not_join(rnd)
+    assert R.why_not_join(R.control(rnd, "unlock", [], [], 0.0).round) is None

@@ -1,0 +1,180 @@
+"""The life of a classroom round, as one pure state machine: no Flask, no database, the clock passed in.
+
+A round is lobby → running ⇄ paused → finished (homework: not yet open → open → closed). Every teacher
+control and every student answer is a transition with a guard that either applies or refuses with a
+reason (`Refused`). What differs between formats (class line, live quiz, team Cardline, homework) is
+supplied by one format object each, in `webapp.games.rounds.formats`.
+
+The web layer loads a `Round`, the class (`Student`s) and this turn's `Vote`s, calls a transition with
+`now` (seconds), stores what it returns, and renders; `controls()` says which buttons to show.
+"""
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from webapp.games.base import IllegalAction
+from webapp.games.rounds.core import Change, Refused, Round, Student, Vote
+from webapp.games.rounds.formats import FORMATS
+
+__all__ = ["CONTROLS", "FORMATS", "Change", "Refused", "Round", "Student", "Vote", "answer", "control", "controls",
+           "seconds_left", "settle", "time_up", "why_not_join"]
+
+CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "timer_off", "timer_on", "lock", "unlock", "end")
+
+
+def engine(rnd):
+    """Return the round's format object."""
+    return FORMATS[rnd.format]
+
+
+def timer_seconds(rnd):
+    """Return the seconds per turn, or None when there is no timer (none set, or switched off)."""
+    seconds = rnd.settings.get("turn_seconds") or 0
+    return seconds if seconds > 0 and rnd.settings.get("timer_on", True) else None
+
+
+def elapsed(rnd, now):
+    """Return the seconds this turn has run (a pause stops the clock)."""
+    if rnd.turn_started is None:
+        return 0.0
+    return max(0.0, (rnd.paused_at if rnd.paused_at is not None else now) - rnd.turn_started)
+
+
+def seconds_left(rnd, now, extra=0):
+    """Return the seconds a student with `extra` seconds has left to answer (None: no timer running)."""
+    seconds = timer_seconds(rnd)
+    if seconds is None or rnd.status not in ("running", "paused") or not engine(rnd).timed:
+        return None
+    return max(0.0, seconds + extra - elapsed(rnd, now))
+
+
+def time_up(rnd, students, now):
+    """Say whether this turn's time has run out for everyone, the largest extra time included."""
+    seconds = timer_seconds(rnd)
+    if seconds is None or not engine(rnd).timed:
+        return False
+    owed = max((s.extra_seconds for s in engine(rnd).answering(rnd, active(students))), default=0)
+    return elapsed(rnd, now) >= seconds + owed
+
+
+def active(students):
+    """Return the students still in the round."""
+    return [s for s in students if not s.removed]
+
+
+def next_turn(rnd, now):
+    """Return the round with a fresh turn clock."""
+    return replace(rnd, turn_started=now, paused_at=now if rnd.status == "paused" else None,
+                   settings={**rnd.settings, "elapsed_when_off": 0.0})
+
+
+def _guard(rnd, action, students, votes, now):
+    """Return why `action` cannot be taken now, or None."""
+    fmt = engine(rnd)
+    if action not in CONTROLS:
+        return "Unknown control."
+    if rnd.status == "finished":
+        return "This round has finished."
+    if action == "start":
+        if rnd.status != "lobby":
+            return "The round has already started."
+        return None if active(students) or not fmt.needs_students else "Wait until at least one student has joined."
+    if action in ("lock", "unlock"):
+        return None if rnd.settings.get("locked", False) == (action == "unlock") else \
+            f"The room is already {'locked' if action == 'lock' else 'open'}."
+    if action == "end":
+        return None
+    if rnd.status == "lobby":
+        return "Start the round first."
+    if action == "pause":
+        return None if rnd.status == "running" and fmt.pausable else "Only a running live round can be paused."
+    if action == "resume":
+        return None if rnd.status == "paused" else "The round is not paused."
+    if action in ("timer_off", "timer_on"):
+        if not fmt.timed or not rnd.settings.get("turn_seconds"):
+            return "This round has no timer."
+        return None if rnd.settings.get("timer_on", True) == (action == "timer_off") else \
+            f"The timer is already {'off' if action == 'timer_off' else 'on'}."
+    return fmt.why_not(rnd, action, students, votes)
+
+
+def controls(rnd, students, votes, now):
+    """Return the controls the teacher may use now: exactly the transitions that would apply."""
+    return [action for action in CONTROLS if _guard(rnd, action, students, votes, now) is None]
+
+
+def control(rnd, action, students, votes, now):
+    """Carry out a teacher's control; raise Refused with the reason when it does not apply now."""
+    reason = _guard(rnd, action, students, votes, now)
+    if reason:
+        raise Refused(reason)
+    if action == "start":
+        return Change(replace(rnd, status="running", turn_started=now, paused_at=None))
+    if action == "pause":
+        return Change(replace(rnd, status="paused", paused_at=now))
+    if action == "resume":
+        shifted = rnd.turn_started + (now - rnd.paused_at) if rnd.turn_started is not None else None
+        return Change(replace(rnd, status="running", paused_at=None, turn_started=shifted))
+    if action == "timer_off":
+        # Keep the time already used, so switching the timer on again does not restart the turn at full time.
+        return Change(replace(rnd, settings={**rnd.settings, "timer_on": False,
+                                             "elapsed_when_off": elapsed(rnd, now)}))
+    if action == "timer_on":
+        used = rnd.settings.get("elapsed_when_off", 0.0)
+        start = (rnd.paused_at if rnd.paused_at is not None else now) - used
+        return Change(replace(rnd, settings={**rnd.settings, "timer_on": True}, turn_started=start))
+    if action in ("lock", "unlock"):
+        return Change(replace(rnd, settings={**rnd.settings, "locked": action == "lock"}))
+    if action == "end":
+        return Change(replace(rnd, status="finished", state=engine(rnd).end(rnd.state)))
+    return _moved_on(rnd, engine(rnd).turn_control(rnd, action, students, votes), now)
+
+
+def _moved_on(before, change, now):
+    """Return a change with the next turn's clock if it ended a turn, and the round finished if the game is."""
+    rnd = change.round
+    if engine(rnd).over(rnd.state):
+        return replace(change, round=replace(rnd, status="finished"))
+    return replace(change, round=next_turn(rnd, now)) if engine(rnd).turn_changed(before.state, rnd.state) else change
+
+
+def why_not_join(rnd):
+    """Return why nobody new may join the round now, or None."""
+    if rnd.status == "finished":
+        return "That round has finished."
+    if rnd.settings.get("locked"):
+        return "The teacher has closed this round to new players: ask them to open it."
+    return None
+
+
+def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
+    """Check a student's answer to the current turn; return the Vote to record, or raise Refused."""
+    if student is None or student.removed:
+        raise Refused("You are not a player in this round (the teacher may have removed you).")
+    if rnd.status == "lobby":
+        raise Refused("The round has not started yet: wait for your teacher.")
+    if rnd.status == "paused":
+        raise Refused("The round is paused.")
+    if rnd.status == "finished":
+        raise Refused("This round has finished.")
+    fmt = engine(rnd)
+    if not fmt.open(rnd):
+        raise Refused("Answers are closed right now.")
+    left = seconds_left(rnd, now, student.extra_seconds)
+    if left is not None and left <= 0:
+        raise Refused("Time is up for this card: your answer came too late.")
+    if any(vote.student_id == student.id for vote in votes):
+        raise Refused("You have already answered this card.")
+    fmt.check_answer(rnd, student, students, gap, card)
+    return Vote(student.id, gap, card)
+
+
+def settle(rnd, students, votes, now):
+    """Return the change that is due now (everyone answered, time ran out, a team's move is in), or None."""
+    if rnd.status != "running" or not engine(rnd).open(rnd):
+        return None
+    try:
+        change = engine(rnd).due(rnd, active(students), votes, time_up(rnd, students, now))
+    except IllegalAction:
+        return None
+    return _moved_on(rnd, change, now) if change else None
