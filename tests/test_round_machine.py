@@ -109,7 +109,7 @@ class RoundMachine(RuleBasedStateMachine):
         except R.Refused as refused:
             assert str(refused)
         else:
-            assert before.status == "running", "an answer was accepted in the lobby, while paused or after the end"
+            assert before.status == "playing", "an answer was accepted in the lobby, while paused or after the end"
             assert not student.removed
             assert all(v.student_id != student.id for v in self.votes), "a second answer to one turn"
             if self.round.format == "team" and self.round.settings["team_mode"] == "captain":
@@ -134,7 +134,7 @@ class RoundMachine(RuleBasedStateMachine):
         if not hasattr(self, "round"):
             return
         fmt = R.FORMATS[self.round.format]
-        if self.round.status == "running" and fmt.open(self.round):
+        if self.round.status == "playing" and fmt.open(self.round):
             assert not R.time_up(self.round, self.students, self.now), "the time is up and nothing was revealed"
 
     @invariant()
@@ -171,7 +171,7 @@ test_round_machine = RoundMachine.TestCase
 
 def test_extra_time_does_not_stop_the_reveal():
     """10 s timer, one student with +15 s, the other answers, the first does nothing: revealed at 25 s."""
-    rnd = R.Round("class_line", "running", {"turn_seconds": 10}, new_state("class_line", 1), turn_started=0.0)
+    rnd = R.Round("class_line", "playing", {"turn_seconds": 10}, new_state("class_line", 1), turn_started=0.0)
     ada, ben = R.Student(1, extra_seconds=15), R.Student(2)
     votes = [R.answer(rnd, ben, [ada, ben], [], 0, None, 2.0)]
     assert R.settle(rnd, [ada, ben], votes, 24.0) is None
@@ -182,7 +182,7 @@ def test_extra_time_does_not_stop_the_reveal():
 
 
 def test_only_the_captain_moves_in_captain_mode():
-    rnd = R.Round("team", "running", {"team_mode": "captain"}, new_state("team", 3), turn_started=0.0)
+    rnd = R.Round("team", "playing", {"team_mode": "captain"}, new_state("team", 3), turn_started=0.0)
     captain, member = R.Student(1, team=0), R.Student(2, team=0)
     card = cardline.observation(rnd.state, 0)["hand"][0]
     with pytest.raises(R.Refused, match="captain"):
@@ -191,7 +191,7 @@ def test_only_the_captain_moves_in_captain_mode():
 
 
 def test_switching_the_timer_off_and_on_keeps_the_time_used():
-    rnd = R.Round("class_line", "running", {"turn_seconds": 30}, new_state("class_line", 1), turn_started=0.0)
+    rnd = R.Round("class_line", "playing", {"turn_seconds": 30}, new_state("class_line", 1), turn_started=0.0)
     off = R.control(rnd, "timer_off", [R.Student(1)], [], 12.0).round
     on = R.control(off, "timer_on", [R.Student(1)], [], 50.0).round
     assert R.seconds_left(on, 50.0) == pytest.approx(18.0)

@@ -9,7 +9,7 @@ import secrets
 from collections import Counter
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
@@ -19,7 +19,8 @@ from webapp.common import codes, nicknames
 from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import IllegalAction, InvalidConfig, cardline, classline, livequiz
+from webapp.games import InvalidConfig, cardline, classline, livequiz
+from webapp.games import rounds as machine
 from webapp.models import Answer, Card, CardSet, Round, Student
 from webapp.play.adapters.practice import start_practice
 
@@ -27,8 +28,6 @@ FORMATS = {"class_line": "Class line (everyone places the same card)",
            "quiz": "Live quiz (everyone answers the same question)",
            "team": "Team Cardline (teams play the rulebook game)",
            "self_paced": "Self-paced challenge (homework)"}
-# Formats where the whole class answers the same item at once, run by the same controls.
-SHARED = {"class_line": classline, "quiz": livequiz}
 LEADERBOARD = {"every": "after every card", "end": "only at the end", "never": "never"}
 
 
@@ -111,8 +110,9 @@ def active_students(rnd):
 
 def join_round(rnd, nickname):
     """Add a student to the round; return (round, student, token, {seat: token} of a homework game)."""
-    if rnd.status == "finished":
-        raise AppError(409, "That round has finished.")
+    reason = machine.why_not_join(machine_round(rnd))
+    if reason:
+        raise AppError(409, reason)
     reason = nicknames.problem(nickname)
     if reason:
         raise AppError(400, reason)
@@ -152,43 +152,58 @@ def student_for(rnd, token):
     return db.session.scalar(STUDENT_BY_TOKEN, {"round_id": rnd.id, "token_hash": token_hash(token)})
 
 
-def turn_seconds(rnd):
-    """Return the seconds per turn, or None when the timer is off."""
-    seconds = rnd.settings.get("turn_seconds") or 0
-    return seconds if seconds > 0 and rnd.settings.get("timer_on", True) else None
+def machine_round(rnd):
+    """Return the round as the state machine sees it (times as seconds)."""
+    return machine.Round(rnd.format, rnd.status, rnd.settings, rnd.state, seconds(rnd.turn_started_at),
+                         seconds(rnd.paused_at))
+
+
+def seconds(moment):
+    """Return a stored time as seconds since the epoch (None stays None)."""
+    return aware(moment).timestamp() if moment is not None else None
+
+
+def moment(value):
+    """Return seconds since the epoch as a time to store."""
+    return datetime.fromtimestamp(value, UTC) if value is not None else None
+
+
+def as_student(student):
+    """Return a student row as the state machine sees it."""
+    return machine.Student(student.id, student.team, student.removed, student.extra_seconds)
+
+
+def class_of(rnd):
+    """Return every student of the round (removed ones too), in joining order, as the machine sees them."""
+    rows = db.session.execute(select(Student.id, Student.team, Student.removed, Student.extra_seconds)
+                              .where(Student.round_id == rnd.id).order_by(Student.id)).all()
+    return [machine.Student(*row) for row in rows]
+
+
+def votes_of(rnd):
+    """Return this turn's answers, first given first, as the machine sees them."""
+    return [machine.Vote(a.student_id, a.gap, a.card) for a in answers_for_turn(rnd)]
 
 
 def seconds_left(rnd, student=None):
     """Return the seconds left to answer by the server's clock (None: no timer)."""
-    return clock(rnd.settings, rnd.turn_started_at, rnd.paused_at, student.extra_seconds if student else 0)
+    return machine.seconds_left(machine_round(rnd), now().timestamp(), student.extra_seconds if student else 0)
 
 
-def clock(settings, turn_started_at, paused_at, extra_seconds=0):
-    """Return the seconds left in a turn from a round's timer settings and times (None: no timer)."""
-    seconds = settings.get("turn_seconds") or 0
-    if seconds <= 0 or not settings.get("timer_on", True) or turn_started_at is None:
-        return None
-    moment = aware(paused_at) or now()
-    return max(0.0, seconds + extra_seconds - (moment - aware(turn_started_at)).total_seconds())
+def clock(row, extra_seconds=0):
+    """Return the seconds left from a polled round row (format, status, settings, times) without its state."""
+    bare = machine.Round(row.format, row.status, row.settings, {}, seconds(row.turn_started_at), seconds(row.paused_at))
+    return machine.seconds_left(bare, now().timestamp(), extra_seconds)
 
 
-def shared_view(rnd):
-    """Return what the whole class sees of a class-line or live-quiz round: its turn and phase among the rest."""
-    return SHARED[rnd.format].observation(rnd.state)
+def turn_of(rnd):
+    """Return the number of the turn being played."""
+    return machine.FORMATS[rnd.format].turn(rnd.state)
 
 
 def answering(rnd):
     """Say whether students may answer now."""
-    if rnd.status != "playing":
-        return False
-    if rnd.format in SHARED:
-        return shared_view(rnd)["phase"] == "answering"
-    return rnd.format == "team" and not cardline.is_over(rnd.state)
-
-
-def team_turn(rnd):
-    """Return the team whose turn it is in a team round."""
-    return cardline.current_player(rnd.state)
+    return rnd.status == "playing" and machine.FORMATS[rnd.format].open(machine_round(rnd))
 
 
 def captain(rnd, team):
@@ -196,34 +211,24 @@ def captain(rnd, team):
     return next((s for s in active_students(rnd) if s.team == team), None)
 
 
+def controls(rnd):
+    """Return the controls the teacher may use now."""
+    return machine.controls(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp())
+
+
 def submit(rnd, student, gap, card=None):
-    """Record a student's placement (class line) or vote (team); exactly one per turn."""
-    if student is None or student.removed:
-        raise AppError(403, "You are not a player in this round (the teacher may have removed you).")
-    if not answering(rnd):
-        raise AppError(409, "Answers are closed right now." if rnd.status != "paused" else "The round is paused.")
-    left = seconds_left(rnd, student)
-    if left is not None and left <= 0:
-        raise AppError(409, "Time is up for this card: your answer came too late.")
-    if rnd.format in SHARED:
-        engine = SHARED[rnd.format]
-        try:
-            engine.check_answer(rnd.state, gap)
-        except IllegalAction as error:
-            raise AppError(409, str(error)) from error
-        # Judged when the card is revealed, so nobody's score moves before the reveal.
-        card, correct, turn = engine.current_card(rnd.state), None, shared_view(rnd)["turn"]
-    else:
-        if student.team != team_turn(rnd):
-            raise AppError(409, "It is another team's turn.")
-        try:
-            cardline.check(rnd.state, student.team, {"type": "place", "card": card, "gap": gap})
-        except IllegalAction as error:
-            raise AppError(409, str(error)) from error
-        correct, turn = None, cardline.turn_number(rnd.state)
+    """Record a student's placement, answer or team vote: exactly one per turn, and only when allowed."""
+    try:
+        vote = machine.answer(machine_round(rnd), student and as_student(student), class_of(rnd), votes_of(rnd),
+                              gap, card, now().timestamp())
+    except machine.Refused as refused:
+        raise AppError(403 if student is None or student.removed else 409, str(refused)) from refused
+    fmt = machine.FORMATS[rnd.format]
+    # Judged when the card is revealed (or the team's move is played), so no score moves before then.
+    item = vote.card if fmt.teams else fmt.engine.current_card(rnd.state)
     started = aware(rnd.turn_started_at) or now()
-    db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn, card=card, gap=gap,
-                          correct=correct, seconds=max(0.0, (now() - started).total_seconds())))
+    db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn_of(rnd), card=item, gap=gap,
+                          correct=None, seconds=max(0.0, (now() - started).total_seconds())))
     try:
         db.session.commit()
     except IntegrityError as error:
@@ -233,9 +238,9 @@ def submit(rnd, student, gap, card=None):
 
 
 def answers_for_turn(rnd):
-    """Return this turn's answers."""
-    turn = shared_view(rnd)["turn"] if rnd.format in SHARED else cardline.turn_number(rnd.state)
-    return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn)).all()
+    """Return this turn's answers, first given first."""
+    return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn_of(rnd))
+                              .order_by(Answer.id)).all()
 
 
 # Built once, one round trip: settle runs on every panel fetch and every answer of every student.
@@ -247,80 +252,50 @@ CLASS_COUNTS = select(
 ).where(Student.round_id == bindparam("round_id"), Student.removed.is_(False))
 
 
+def nothing_due(rnd):
+    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs.
+
+    Only a shortcut, so that 400 panel fetches do not each read the class: when it cannot tell, the state
+    machine decides from the whole class.
+    """
+    if machine.FORMATS[rnd.format].teams or rnd.format == "self_paced":
+        return False
+    students, most_extra, answered = db.session.execute(
+        CLASS_COUNTS, {"round_id": rnd.id, "turn": turn_of(rnd)}).one()
+    clock = machine_round(rnd)
+    limit = machine.timer_seconds(clock)
+    out_of_time = limit is not None and machine.elapsed(clock, now().timestamp()) >= limit + (most_extra or 0)
+    return not out_of_time and not (students and answered >= students)
+
+
 def settle(rnd):
-    """Move the round on when it is due: everyone answered, time ran out, or a team's vote is in."""
-    if not answering(rnd):
+    """Move the round on when it is due: everyone answered, time ran out, or a team's move is in."""
+    if not answering(rnd) or nothing_due(rnd):
         return
-    if rnd.format in SHARED:
-        students, most_extra, answered = db.session.execute(
-            CLASS_COUNTS, {"round_id": rnd.id, "turn": shared_view(rnd)["turn"]}).one()
-        left = seconds_left(rnd)
-        time_up = left is not None and left + (most_extra or 0) <= 0
-        if time_up or (students and answered >= students):
-            _update(rnd, lambda: _reveal(rnd))
-        return
-    answers = answers_for_turn(rnd)
-    students = active_students(rnd)
-    time_up = turn_seconds(rnd) is not None and all(seconds_left(rnd, s) <= 0 for s in students or [None])
-    team = team_turn(rnd)
-    members = [s for s in students if s.team == team]
-    votes = [a for a in answers if a.student_id in {m.id for m in members}]
-    if rnd.settings.get("team_mode", "captain") == "captain":
-        leader = members[0] if members else None
-        chosen = next((a for a in votes if leader and a.student_id == leader.id), None)
-    else:
-        chosen = None
-        if votes and (time_up or len(votes) >= len(members)):
-            tally = Counter((a.card, a.gap) for a in votes)
-            best = max(tally.values())
-            chosen = next(a for a in votes if tally[(a.card, a.gap)] == best)
-    if (chosen is None and time_up) or not members:
-        _update(rnd, lambda: _pass_team(rnd))
-    elif chosen is not None:
-        _update(rnd, lambda: _team_move(rnd, chosen))
+    _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 
 
-def _reveal(rnd):
-    """Reveal the current card (or question) and judge every answer given to it."""
-    engine = SHARED[rnd.format]
-    first, last = engine.right_gaps(rnd.state)
-    db.session.execute(update(Answer).where(Answer.round_id == rnd.id, Answer.turn == shared_view(rnd)["turn"])
-                       .values(correct=Answer.gap.between(first, last)))
-    rnd.state = engine.reveal(rnd.state)
+def store(rnd, change):
+    """Write a transition's outcome: the round, and this turn's answers judged."""
+    judged = [answer for answer in answers_for_turn(rnd) if answer.student_id in change.judged]
+    for answer in judged:
+        answer.correct = change.judged[answer.student_id]
+    after = change.round
+    if after.status == "finished" and rnd.status != "finished":
+        rnd.finished_at = now()
+    rnd.status, rnd.settings, rnd.state = after.status, after.settings, after.state
+    rnd.turn_started_at, rnd.paused_at = moment(after.turn_started), moment(after.paused_at)
 
 
-def judge_votes(rnd):
-    """Mark each vote of this turn right or wrong, by where its card belonged in the line."""
-    for vote in answers_for_turn(rnd):
-        # Every vote passed cardline.check when it was cast: its card is in the team's hand, so it has a value.
-        first, last = cardline.correct_gaps(rnd.state, vote.card)
-        vote.correct = first <= vote.gap <= last
-
-
-def _team_move(rnd, answer):
-    judge_votes(rnd)
-    rnd.state = cardline.apply(rnd.state, team_turn(rnd), {"type": "place", "card": answer.card, "gap": answer.gap})
-    rnd.turn_started_at = now()
-    if cardline.is_over(rnd.state):
-        rnd.status, rnd.finished_at = "finished", now()
-
-
-def _pass_team(rnd):
-    # No vote before the time ran out (or nobody in the team): the team loses this turn.
-    judge_votes(rnd)
-    rnd.state = cardline.pass_turn(rnd.state)
-    rnd.turn_started_at = now()
-
-
-def _update(rnd, change):
-    """Apply a change to the round and commit; if another request changed it first, keep theirs."""
+def _update(rnd, transition):
+    """Apply a due transition and commit; if another request changed the round first, keep theirs."""
     try:
         _claim(rnd)
-        change()
+        change = transition()
+        if change:
+            store(rnd, change)
         db.session.commit()
     except StaleDataError:
-        db.session.rollback()
-    except IllegalAction:
         db.session.rollback()
     db.session.refresh(rnd)
 
@@ -336,79 +311,18 @@ def _claim(rnd):
         raise StaleDataError("The round changed meanwhile.")
 
 
-CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "end", "timer_off", "timer_on")
-
-
 def control(rnd, action):
     """Carry out one of the teacher's controls, or raise a 409 saying why it cannot be done now."""
-    if action not in CONTROLS:
-        raise AppError(400, "Unknown control.")
-    if rnd.status == "finished":
-        raise AppError(409, "This round has finished.")
-    if action == "start":
-        if rnd.status != "lobby":
-            raise AppError(409, "The round has already started.")
-        if not active_students(rnd) and rnd.format != "self_paced":
-            raise AppError(409, "Wait until at least one student has joined.")
-        rnd.status, rnd.turn_started_at = "playing", now()
-    elif action == "pause":
-        if rnd.status != "playing":
-            raise AppError(409, "Only a running round can be paused.")
-        rnd.status, rnd.paused_at = "paused", now()
-    elif action == "resume":
-        if rnd.status != "paused":
-            raise AppError(409, "The round is not paused.")
-        if rnd.turn_started_at:
-            rnd.turn_started_at = aware(rnd.turn_started_at) + (now() - aware(rnd.paused_at))
-        rnd.status, rnd.paused_at = "playing", None
-    elif action in ("timer_off", "timer_on"):
-        rnd.settings = {**rnd.settings, "timer_on": action == "timer_on"}
-        rnd.turn_started_at = now()
-    elif action == "end":
-        rnd.state = SHARED[rnd.format].end(rnd.state) if rnd.format in SHARED else rnd.state
-        rnd.status, rnd.finished_at = "finished", now()
-    else:
-        _turn_control(rnd, action)
+    try:
+        change = machine.control(machine_round(rnd), action, class_of(rnd), votes_of(rnd), now().timestamp())
+    except machine.Refused as refused:
+        raise AppError(409, str(refused)) from refused
+    store(rnd, change)
     try:
         db.session.commit()
     except StaleDataError as error:
         db.session.rollback()
         raise AppError(409, "The round changed at the same moment; try again.") from error
-
-
-def _turn_control(rnd, action):
-    if rnd.status not in ("playing", "paused"):
-        raise AppError(409, "Start the round first.")
-    try:
-        if rnd.format in SHARED:
-            engine = SHARED[rnd.format]
-            if action == "reveal":
-                _reveal(rnd)
-            else:
-                rnd.state = {"next": engine.next_card, "skip": engine.skip}[action](rnd.state)
-            if action in ("next", "skip"):
-                rnd.turn_started_at = now()
-            if engine.is_over(rnd.state):
-                rnd.status, rnd.finished_at = "finished", now()
-        elif rnd.format == "team" and action in ("skip", "reveal"):
-            # Skip: the team loses its turn (plays nothing); reveal: apply the votes so far.
-            if action == "skip":
-                rnd.state = cardline.pass_turn(rnd.state)
-            else:
-                votes = [a for a in answers_for_turn(rnd)]
-                if not votes:
-                    raise AppError(409, "No team member has voted yet.")
-                tally = Counter((a.card, a.gap) for a in votes)
-                card, gap = tally.most_common(1)[0][0]
-                judge_votes(rnd)
-                rnd.state = cardline.apply(rnd.state, team_turn(rnd), {"type": "place", "card": card, "gap": gap})
-            rnd.turn_started_at = now()
-            if cardline.is_over(rnd.state):
-                rnd.status, rnd.finished_at = "finished", now()
-        else:
-            raise AppError(409, "That control does not apply to this round.")
-    except IllegalAction as error:
-        raise AppError(409, str(error)) from error
 
 
 def student_action(rnd, student_id, action, value=None):

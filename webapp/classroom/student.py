@@ -167,8 +167,8 @@ def student_round(code):
 # running it. Table columns (not ORM attributes) keep it a Core query: no ORM execution step.
 _rounds, _students = Round.__table__, Student.__table__
 VERSION_QUERY = (
-    select(_rounds.c.id, _rounds.c.version, _rounds.c.status, _rounds.c.settings, _rounds.c.turn_started_at,
-           _rounds.c.paused_at, _students.c.nickname, _students.c.team, _students.c.removed,
+    select(_rounds.c.id, _rounds.c.version, _rounds.c.format, _rounds.c.status, _rounds.c.settings,
+           _rounds.c.turn_started_at, _rounds.c.paused_at, _students.c.nickname, _students.c.team, _students.c.removed,
            _students.c.extra_seconds)
     .join(_students, _students.c.round_id == _rounds.c.id)
     .where(_rounds.c.code == bindparam("code"), _students.c.token_hash == bindparam("token_hash"))
@@ -186,7 +186,7 @@ def poll_connection():
 
 
 POLL_CACHE_KEPT = 10_000
-RoundPoll = namedtuple("RoundPoll", "id version status settings turn_started_at paused_at")
+RoundPoll = namedtuple("RoundPoll", "id version format status settings turn_started_at paused_at")
 StudentPoll = namedtuple("StudentPoll", "nickname team removed extra_seconds")
 
 
@@ -212,7 +212,7 @@ def poll_rows(code, token):
         for kept in cache.values():
             if len(kept) >= POLL_CACHE_KEPT:
                 kept.clear()
-        round_row, student_row = RoundPoll(*row[:6]), StudentPoll(*row[6:])
+        round_row, student_row = RoundPoll(*row[:7]), StudentPoll(*row[7:])
         cache["rounds"][code] = (moment + current_app.config["POLL_CACHE_SECONDS"], round_row)
         cache["students"][(code, round_row.version, digest)] = student_row
     return round_row, student_row
@@ -229,7 +229,7 @@ def version(code):
     rnd, student = poll_rows(code, session.get("rounds", {}).get(code))
     if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
-    left = rounds.clock(rnd.settings, rnd.turn_started_at, rnd.paused_at, student.extra_seconds)
+    left = rounds.clock(rnd, student.extra_seconds)
     if rnd.status == "playing" and left is not None and left - student.extra_seconds <= 0:
         rounds.settle(db.session.get(Round, rnd.id))
     key = f"{rnd.version}-{rnd.status}-{student.nickname}-{student.team}"

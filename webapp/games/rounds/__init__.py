@@ -1,6 +1,6 @@
 """The life of a classroom round, as one pure state machine: no Flask, no database, the clock passed in.
 
-A round is lobby → running ⇄ paused → finished (homework: not yet open → open → closed). Every teacher
+A round is lobby → playing ⇄ paused → finished (homework: not yet open → open → closed). Every teacher
 control and every student answer is a transition with a guard that either applies or refuses with a
 reason (`Refused`). What differs between formats (class line, live quiz, team Cardline, homework) is
 supplied by one format object each, in `webapp.games.rounds.formats`.
@@ -43,7 +43,7 @@ def elapsed(rnd, now):
 def seconds_left(rnd, now, extra=0):
     """Return the seconds a student with `extra` seconds has left to answer (None: no timer running)."""
     seconds = timer_seconds(rnd)
-    if seconds is None or rnd.status not in ("running", "paused") or not engine(rnd).timed:
+    if seconds is None or rnd.status not in ("playing", "paused") or not engine(rnd).timed:
         return None
     return max(0.0, seconds + extra - elapsed(rnd, now))
 
@@ -87,7 +87,7 @@ def _guard(rnd, action, students, votes, now):
     if rnd.status == "lobby":
         return "Start the round first."
     if action == "pause":
-        return None if rnd.status == "running" and fmt.pausable else "Only a running live round can be paused."
+        return None if rnd.status == "playing" and fmt.pausable else "Only a running live round can be paused."
     if action == "resume":
         return None if rnd.status == "paused" else "The round is not paused."
     if action in ("timer_off", "timer_on"):
@@ -109,12 +109,12 @@ def control(rnd, action, students, votes, now):
     if reason:
         raise Refused(reason)
     if action == "start":
-        return Change(replace(rnd, status="running", turn_started=now, paused_at=None))
+        return Change(replace(rnd, status="playing", turn_started=now, paused_at=None))
     if action == "pause":
         return Change(replace(rnd, status="paused", paused_at=now))
     if action == "resume":
         shifted = rnd.turn_started + (now - rnd.paused_at) if rnd.turn_started is not None else None
-        return Change(replace(rnd, status="running", paused_at=None, turn_started=shifted))
+        return Change(replace(rnd, status="playing", paused_at=None, turn_started=shifted))
     if action == "timer_off":
         # Keep the time already used, so switching the timer on again does not restart the turn at full time.
         return Change(replace(rnd, settings={**rnd.settings, "timer_on": False,
@@ -171,7 +171,7 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
 
 def settle(rnd, students, votes, now):
     """Return the change that is due now (everyone answered, time ran out, a team's move is in), or None."""
-    if rnd.status != "running" or not engine(rnd).open(rnd):
+    if rnd.status != "playing" or not engine(rnd).open(rnd):
         return None
     try:
         change = engine(rnd).due(rnd, active(students), votes, time_up(rnd, students, now))

@@ -12,7 +12,7 @@ class Round:
     """What a transition needs of a round: its format, status, settings, engine state and clock."""
 
     format: str
-    status: str = "lobby"  # lobby, running, paused, finished
+    status: str = "lobby"  # lobby, playing, paused, finished
     settings: dict = field(default_factory=dict)
     state: dict = field(default_factory=dict)
     turn_started: float | None = None
