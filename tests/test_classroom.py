@@ -143,8 +143,8 @@ def test_a_student_comes_back_to_the_same_seat(classroom, app, teacher):
 
 def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(classroom, app, teacher):
     url, code = classroom.new_round(teacher)
-    refused = teacher.post(url + "/control", data={"action": "start"})
-    assert refused.status_code == 409 and "at least one student" in refused.get_data(as_text=True)
+    refused = teacher.post(url + "/control", data={"action": "start"}, follow_redirects=True)
+    assert refused.request.path == url and "at least one student" in refused.get_data(as_text=True)
     classroom.join(code, "Ada")
     assert "Ada" in teacher.get(url + "/panel").get_data(as_text=True)
     assert teacher.post(url + "/control", data={"action": "start"}).status_code == 302
@@ -363,12 +363,27 @@ def test_self_paced_challenge(classroom, app, teacher):
     eve = classroom.join(code, "Eve")
     game_url = eve.get(f"/r/{code}").headers["Location"]
     assert game_url.startswith("/play/practice/")
+    early = eve.post(game_url + "/answer", data={"gap": "0"})
+    assert early.status_code == 409 and "not open yet" in early.get_data(as_text=True)
+    teacher.post(url + "/control", data={"action": "start"})
     for _ in range(4):
         eve.post(game_url + "/answer", data={"gap": "0"})
     assert "You scored" in eve.get(game_url).get_data(as_text=True)
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td>", panel)
     assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
+
+
+def test_homework_closed_by_end_takes_no_more_moves(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="mass", count="4")
+    eve = classroom.join(code, "Eve")
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    teacher.post(url + "/control", data={"action": "start"})
+    assert eve.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
+    teacher.post(url + "/control", data={"action": "end"})
+    late = eve.post(game_url + "/answer", data={"gap": "0"})
+    assert late.status_code == 409 and "closed" in late.get_data(as_text=True)
+    assert re.search(r"<td>Eve</td><td>1</td>", teacher.get(url).get_data(as_text=True))
 
 
 def test_scores_do_not_move_before_the_reveal(classroom, app, teacher):

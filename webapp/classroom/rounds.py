@@ -22,6 +22,7 @@ from webapp.extensions import db
 from webapp.games import InvalidConfig, cardline, classline, livequiz
 from webapp.games import rounds as machine
 from webapp.models import Answer, Card, CardSet, Round, Student
+from webapp.play import store
 from webapp.play.adapters.practice import start_practice
 
 FORMATS = {"class_line": "Class line (everyone places the same card)",
@@ -132,7 +133,7 @@ def join_round(rnd, nickname):
     if rnd.format == "self_paced":
         game, tokens = start_practice(rnd.settings["deck"], rnd.settings["characteristic"],
                                                 rnd.settings["count"], rnd.settings.get("mode", "line"),
-                                                seed=rnd.settings["seed"], label=rnd.title)
+                                                seed=rnd.settings["seed"], label=rnd.title, gate="homework")
         student.game_id = game.id
         db.session.commit()
         return rnd, student, token, tokens
@@ -275,7 +276,7 @@ def settle(rnd):
     _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 
 
-def store(rnd, change):
+def save(rnd, change):
     """Write a transition's outcome: the round, and this turn's answers judged."""
     judged = [answer for answer in answers_for_turn(rnd) if answer.student_id in change.judged]
     for answer in judged:
@@ -293,7 +294,7 @@ def _update(rnd, transition):
         _claim(rnd)
         change = transition()
         if change:
-            store(rnd, change)
+            save(rnd, change)
         db.session.commit()
     except StaleDataError:
         db.session.rollback()
@@ -317,12 +318,28 @@ def control(rnd, action):
         change = machine.control(machine_round(rnd), action, class_of(rnd), votes_of(rnd), now().timestamp())
     except machine.Refused as refused:
         raise AppError(409, str(refused)) from refused
-    store(rnd, change)
+    save(rnd, change)
     try:
         db.session.commit()
     except StaleDataError as error:
         db.session.rollback()
         raise AppError(409, "The round changed at the same moment; try again.") from error
+
+
+def homework_closed(game):
+    """Return why a student's homework game takes no move now (the round not open yet, or closed), or None."""
+    student = db.session.scalar(select(Student).where(Student.game_id == game.id))
+    rnd = student and db.session.get(Round, student.round_id)
+    if rnd is None:
+        return None
+    try:
+        machine.answer(machine_round(rnd), as_student(student), [], [], None, None, now().timestamp())
+    except machine.Refused as refused:
+        return str(refused)
+    return None
+
+
+store.GATES["homework"] = homework_closed
 
 
 def student_action(rnd, student_id, action, value=None):

@@ -16,6 +16,7 @@ from webapp.common.tokens import token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.games import cardline, classline, livequiz
+from webapp.games.rounds.formats import TIE_RULE
 from webapp.models import Answer, Round, Student
 from webapp.play import store
 from webapp.play.adapters.cardline import line_slugs
@@ -143,7 +144,7 @@ def panel_context(rnd, student, csrf=True, error=None):
         context.update(mine=answer_on(answers, observation["turn"]))
     else:
         captain = rounds.captain(rnd, student.team)
-        context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain,
+        context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain, tie_rule=TIE_RULE,
                        can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id))
     return context
 

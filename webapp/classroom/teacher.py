@@ -4,7 +4,7 @@ import io
 from collections import Counter
 
 import segno
-from flask import Response, g, redirect, render_template, request, url_for
+from flask import Response, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlalchemy import select
 
@@ -17,6 +17,7 @@ from webapp.common.http import conditional_html
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.games import cardline, classline, livequiz
+from webapp.games.rounds.formats import TIE_RULE
 from webapp.models import Answer, Card, CardSet, Round
 from webapp.play.adapters.cardline import line_slugs
 
@@ -94,11 +95,28 @@ def qr_svg(url):
     return Markup(buffer.getvalue().decode())
 
 
+CONTROL_LABELS = {"start": "Start the round", "pause": "Pause", "resume": "Resume", "reveal": "Reveal",
+                  "next": "Next card", "skip": "Skip this turn", "timer_off": "Switch the timer off",
+                  "timer_on": "Switch the timer on", "lock": "Lock the room (no new players)",
+                  "unlock": "Open the room to new players", "end": "End the round"}
+# What a control is called where the format gives it other words.
+FORMAT_LABELS = {"quiz": {"next": "Next question"},
+                 "team": {"reveal": "Play the team's vote now"},
+                 "self_paced": {"start": "Open the homework", "end": "Close the homework"}}
+
+
+def control_label(rnd, action):
+    """Return a control's words on this round's page."""
+    return FORMAT_LABELS.get(rnd.format, {}).get(action, CONTROL_LABELS[action])
+
+
 def panel_context(rnd):
     """Return what the live panel shows: state, who joined, answers this turn, leaderboard."""
     students = rounds.active_students(rnd)
     context = {"round": rnd, "students": students, "formats": rounds.FORMATS,
-               "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()}}
+               "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()},
+               "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd)],
+               "tie_rule": TIE_RULE if rnd.settings.get("team_mode") == "majority" else None, "full_page": False}
     if rnd.format == "class_line":
         observation = classline.observation(rnd.state)
         answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
@@ -138,6 +156,7 @@ def round_page(round_id):
     context = panel_context(rnd)
     if rnd.status == "finished":
         context.update(board=results.leaderboard(rnd), card_report=results.card_report(rnd))
+    context["full_page"] = True
     return render_template("classroom/teacher/round.html", join_url=join_url(rnd), qr=qr_svg(join_url(rnd)), **context)
 
 
@@ -154,9 +173,13 @@ def round_panel(round_id):
 @bp.post("/teach/rounds/<id:round_id>/control")
 @teacher_required
 def round_control(round_id):
-    """Start, pause, resume, reveal, go on, skip, end, or switch the timer."""
+    """Start, pause, resume, reveal, go on, skip, end, switch the timer, or lock the room; a stale one says why."""
     rnd = own_round(round_id)
-    rounds.control(rnd, request.form.get("action", ""))
+    try:
+        rounds.control(rnd, request.form.get("action", ""))
+    except AppError as error:
+        # The round may have moved on by itself (an automatic reveal, say): never a dead end.
+        flash(f"{error.message} The round page shows what you can do now.")
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
 

@@ -22,6 +22,9 @@ BOT_KINDS = ("easy", "medium", "hard")
 # "human": a person at this browser; "remote": a person who joins from their own device with the
 # game's join code; the rest are computer players.
 SEAT_KINDS = ["human", "remote", *BOT_KINDS]
+# Checks another feature places on some games' moves, by name (a game's settings["gate"]): a function of the
+# game that returns why no move may be made now, or None. Homework games are gated by their round.
+GATES = {}
 
 
 def create_game(kind, config, seats, mode, settings, seed=None):
@@ -98,6 +101,10 @@ def run_computer_players(kind, state, seats, seed, step=0):
 def act(game, seat, action):
     """Apply a seat's action and the computer players' replies; store the result or refuse it."""
     engine = GAMES[game.kind]
+    gate = GATES.get(game.settings.get("gate"))
+    closed = gate(game) if gate else None
+    if closed:
+        raise AppError(409, closed)
     try:
         state = engine.apply(game.state, seat, action)
     except IllegalAction as error:

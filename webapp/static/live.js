@@ -28,10 +28,30 @@
   // older panel it fetched.
   let swaps = 0;
 
+  // A choice not yet sent (a card, a gap, an option) survives the panel being refreshed.
+  function choices() {
+    return [...live.querySelectorAll("input:checked")].map((input) => [input.name, input.value]);
+  }
+
+  function restore(chosen) {
+    for (const [name, value] of chosen) {
+      const input = [...live.querySelectorAll("input")].find((i) => i.name === name && i.value === value);
+      if (input && !input.disabled) input.checked = true;
+    }
+  }
+
+  // The page was drawn for one state of the round (lobby, playing, finished...): when the round moves to
+  // another by itself, draw the whole page again (results and the CSV appear at the end, for instance).
+  const drawnFor = live.querySelector("[data-round-status]")?.dataset.roundStatus;
+
   async function swapPanel(response) {
+    const chosen = choices();
     live.innerHTML = await response.text();
     swaps += 1;
     fillTokens();
+    restore(chosen);
+    const now = live.querySelector("[data-round-status]")?.dataset.roundStatus;
+    if (drawnFor && now && now !== drawnFor) location.reload();
   }
 
   async function poll() {
@@ -42,6 +62,10 @@
       const url = live.dataset.version || live.dataset.panel;
       const headers = etag ? { "If-None-Match": etag } : {};
       const response = await fetch(url, { headers, cache: "no-cache" });
+      if (response.status === 403) {
+        location.reload();  // taken out of the round: the page says so at once
+        return;
+      }
       const left = response.headers.get("X-Seconds-Left");
       if (response.status === 200) {
         etag = response.headers.get("ETag");
@@ -90,6 +114,12 @@
       }
       failed.textContent = "No connection: your answer was not sent. Press the button again.";
     }
+  });
+
+  // A control that cannot be undone asks first.
+  live.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-confirm]");
+    if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
   });
 
   fillTokens();

@@ -151,13 +151,9 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
     """Check a student's answer to the current turn; return the Vote to record, or raise Refused."""
     if student is None or student.removed:
         raise Refused("You are not a player in this round (the teacher may have removed you).")
-    if rnd.status == "lobby":
-        raise Refused("The round has not started yet: wait for your teacher.")
-    if rnd.status == "paused":
-        raise Refused("The round is paused.")
-    if rnd.status == "finished":
-        raise Refused("This round has finished.")
     fmt = engine(rnd)
+    if rnd.status in fmt.closed:
+        raise Refused(fmt.closed[rnd.status])
     if not fmt.open(rnd):
         raise Refused("Answers are closed right now.")
     left = seconds_left(rnd, now, student.extra_seconds)

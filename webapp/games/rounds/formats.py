@@ -2,6 +2,7 @@
 
 from collections import Counter
 from dataclasses import replace
+from typing import ClassVar
 
 from webapp.games import cardline, classline, livequiz
 from webapp.games.base import IllegalAction
@@ -34,6 +35,8 @@ class Format:
     pausable = True
     timed = True  # turns run against the clock when the teacher sets one
     teams = False
+    closed: ClassVar[dict] = {"lobby": "The round has not started yet: wait for your teacher.", "paused": "The round is paused.",
+              "finished": "This round has finished."}
 
     def over(self, state):
         """Say whether the round's game has ended."""
@@ -193,6 +196,8 @@ class Homework(Format):
     """Self-paced: each student plays the same seeded challenge alone, while the teacher keeps it open."""
 
     needs_students, pausable, timed = False, False, False
+    closed: ClassVar[dict] = {"lobby": "This homework is not open yet: your teacher opens it.",
+              "finished": "This homework is closed: your teacher has ended it."}
 
     def open(self, rnd):
         return True

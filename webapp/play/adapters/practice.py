@@ -17,14 +17,15 @@ DAILY_CHARACTERISTICS = ("mass", "length", "period")
 DAILY_CARDS = 8
 
 
-def start_practice(deck, characteristic, count, mode, seed=None, label="practice"):
-    """Start a solo sorting challenge; `characteristic` 'diet' sorts into diet bins."""
+def start_practice(deck, characteristic, count, mode, seed=None, label="practice", gate=None):
+    """Start a solo sorting challenge; `characteristic` 'diet' sorts into diet bins; `gate` names a check on moves."""
     if characteristic == "diet":
         values, mode = diets(deck), "bins"
     else:
         values = card_values(deck, characteristic)
     config = {"cards": values, "count": count, "mode": mode, "characteristic": characteristic}
-    settings = {"deck": deck, "characteristic": characteristic, "count": count, "label": label}
+    settings = {"deck": deck, "characteristic": characteristic, "count": count, "label": label,
+                **({"gate": gate} if gate else {})}
     return store.create_game("practice", config, [{"name": "You", "kind": "human"}], mode, settings, seed)
 
 

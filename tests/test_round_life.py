@@ -1,0 +1,101 @@
+"""A round's life through the pages, at the edges a real class hits: extra time, captains, stale controls,
+the lobby, the timer switched off and on, a locked room, team feedback."""
+
+import re
+from datetime import timedelta
+
+from webapp.classroom.rounds import now
+from webapp.extensions import db
+from webapp.games import classline
+from webapp.models import Answer, Student
+
+
+def student_id(app, name):
+    with app.app_context():
+        return db.session.scalar(db.select(Student.id).where(Student.nickname == name))
+
+
+def test_extra_time_no_longer_stops_the_timed_reveal(classroom, app, teacher):
+    """10 s timer, Ada given +15 s, Ben answers, Ada does nothing: revealed once her 25 s are up."""
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="10")
+    teacher.post(f"{url}/students/{student_id(app, 'Ada')}", data={"action": "extra_time", "value": "15"})
+    ben.post(f"/r/{code}/answer", data={"gap": "0"})
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=20))
+    teacher.get(url + "/panel")
+    assert classroom.round(url).state["phase"] == "answering"  # Ada's extra time still runs
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=26))
+    teacher.get(url + "/panel")
+    assert classroom.round(url).state["phase"] == "revealed"
+    late = ada.post(f"/r/{code}/answer", data={"gap": "1"})
+    assert late.status_code == 409
+
+
+def test_only_the_captain_moves_and_scores_in_captain_mode(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", teams="2")
+    with app.app_context():
+        teams = {s.nickname: s.team for s in db.session.query(Student)}
+    captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
+    hand = classroom.round(url).state["hands"][0]
+    refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
+    assert refused.status_code == 409 and "captain places the card" in refused.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Answer).count() == 0
+    assert classroom.round(url).state["turn"] == 0
+
+
+def test_team_members_see_whether_the_move_was_right_and_the_team_standings(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", teams="2")
+    with app.app_context():
+        teams = {s.nickname: s.team for s in db.session.query(Student)}
+    captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
+    hand = classroom.round(url).state["hands"][0]
+    captain.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
+    for page in (member.get(f"/r/{code}/panel"), teacher.get(url + "/panel")):
+        html = page.get_data(as_text=True)
+        assert "Last move" in html and re.search(r"✔ correct!|✘ wrong\.", html)
+        assert "<h2>Teams</h2>" in html and "cards left" in html
+
+
+def test_a_stale_control_returns_to_the_round_with_a_reason(classroom, app, teacher):
+    url, code, (ada,) = classroom.play_started(teacher, ("Ada",))
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})  # everyone answered: revealed by itself
+    page = teacher.post(url + "/control", data={"action": "reveal"}, follow_redirects=True)
+    assert page.status_code == 200 and page.request.path == url
+    assert "There is no card waiting to be revealed" in page.get_data(as_text=True)
+
+
+def test_the_teacher_sees_only_the_controls_that_apply(classroom, teacher):
+    url, code = classroom.new_round(teacher, turn_seconds="20")
+    lobby = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.findall(r'name="action" value="(\w+)"', lobby) == ["lock", "end"]
+    classroom.join(code, "Ada")
+    teacher.post(url + "/control", data={"action": "start"})
+    playing = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.findall(r'name="action" value="(\w+)"', playing) == ["pause", "reveal", "skip", "timer_off", "lock", "end"]
+    assert 'data-confirm="End this round' in playing
+
+
+def test_the_lobby_shows_nothing_of_the_first_card_or_question(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    classroom.join(code, "Ada")
+    first = classline.current_card(classroom.round(url).state)
+    for html in (teacher.get(url).get_data(as_text=True), teacher.get(url + "/panel").get_data(as_text=True)):
+        assert "Card 1 of" not in html and f"/cards/{first}" not in html and f'value="{first}"' not in html
+
+
+def test_switching_the_timer_off_and_on_does_not_restart_the_turn(classroom, teacher):
+    url, code, _ = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="30")
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=20))
+    teacher.post(url + "/control", data={"action": "timer_off"})
+    teacher.post(url + "/control", data={"action": "timer_on"})
+    left = float(teacher.get(url + "/panel").headers["X-Seconds-Left"])
+    assert 5 <= left <= 11
+
+
+def test_a_locked_room_refuses_new_players_until_it_is_opened(classroom, teacher, client):
+    url, code = classroom.new_round(teacher)
+    teacher.post(url + "/control", data={"action": "lock"})
+    refused = client.post("/join", data={"code": code, "name": "Zed"})
+    assert refused.status_code == 409 and "closed this round to new players" in refused.get_data(as_text=True)
+    teacher.post(url + "/control", data={"action": "unlock"})
+    assert classroom.join(code, "Zed")
