@@ -321,7 +321,7 @@ def test_skip_reveal_next_and_end_to_results_and_csv(classroom, app, teacher):
     csv = teacher.get(url + "/results.csv")
     assert csv.headers["Content-Type"].startswith("text/csv")
     lines = csv.get_data(as_text=True).strip().splitlines()
-    assert lines[0] == "turn,nickname,team,card,animal,gap,correct,seconds" and len(lines) == 3
+    assert lines[0] == "turn,nickname,team,card,animal,place,correct,seconds,true_value" and len(lines) == 3
     assert "Weights" in teacher.get("/teach/").get_data(as_text=True)  # kept in the history
 
 

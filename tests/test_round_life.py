@@ -34,7 +34,7 @@ def test_only_the_captain_moves_and_scores_in_captain_mode(classroom, app, teach
     url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", teams="2")
     with app.app_context():
         teams = {s.nickname: s.team for s in db.session.query(Student)}
-    captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
+    _captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
     hand = classroom.round(url).state["hands"][0]
     refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
     assert refused.status_code == 409 and "captain places the card" in refused.get_data(as_text=True)
@@ -84,7 +84,7 @@ def test_the_lobby_shows_nothing_of_the_first_card_or_question(classroom, app, t
 
 
 def test_switching_the_timer_off_and_on_does_not_restart_the_turn(classroom, teacher):
-    url, code, _ = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="30")
+    url, _code, _ = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="30")
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=20))
     teacher.post(url + "/control", data={"action": "timer_off"})
     teacher.post(url + "/control", data={"action": "timer_on"})
@@ -99,3 +99,20 @@ def test_a_locked_room_refuses_new_players_until_it_is_opened(classroom, teacher
     assert refused.status_code == 409 and "closed this round to new players" in refused.get_data(as_text=True)
     teacher.post(url + "/control", data={"action": "unlock"})
     assert classroom.join(code, "Zed")
+
+
+def test_nicknames_differing_only_in_spacing_are_the_same(classroom, teacher, client):
+    _url, code = classroom.new_round(teacher)
+    classroom.join(code, "Mia Z")
+    twice = client.post("/join", data={"code": code, "name": "mia   z"})
+    assert twice.status_code == 409 and "already has that nickname" in twice.get_data(as_text=True)
+
+
+def test_a_removed_student_cannot_rejoin_under_another_name_from_the_same_device(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    ada = classroom.join(code, "Ada")
+    teacher.post(f"{url}/students/{student_id(app, 'Ada')}", data={"action": "remove"})
+    again = ada.post("/join", data={"code": code, "name": "Not Ada"})
+    assert again.status_code == 403 and "taken you out" in again.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Student).count() == 1

@@ -122,7 +122,7 @@ def join_round(rnd, nickname):
     if rnd.format == "team":
         sizes = Counter(s.team for s in active_students(rnd))
         team = min(range(rnd.settings["teams"]), key=lambda t: (sizes[t], t))
-    student = Student(round_id=rnd.id, nickname=nickname.strip(), nickname_key=nicknames.key(nickname),
+    student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
     db.session.add(student)
     try:
@@ -351,7 +351,7 @@ def student_action(rnd, student_id, action, value=None):
         reason = nicknames.problem(value)
         if reason:
             raise AppError(400, reason)
-        student.nickname, student.nickname_key = value.strip(), nicknames.key(value)
+        student.nickname, student.nickname_key = nicknames.tidy(value), nicknames.key(value)
     elif action == "remove":
         student.removed = True
     elif action == "extra_time":

@@ -49,7 +49,9 @@ def join():
             if rnd is None:
                 return join_game(form.code.data, form.name.data.strip())
             existing = my_student(rnd)
-            if existing and not existing.removed:
+            if existing and existing.removed:
+                raise AppError(403, "The teacher has taken you out of this round: ask them if you may come back.")
+            if existing:
                 return redirect(url_for("classroom.student_round", code=rnd.code))
             rnd, student, token, seats = rounds.join_round(rnd, form.name.data)
         except AppError as error:

@@ -12,9 +12,14 @@ BLOCKED = ("fuck", "shit", "cunt", "bitch", "pussy", "slut", "whore", "nigg", "n
 LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 
 
+def tidy(nickname):
+    """Return a nickname as it is shown: spaces at the ends dropped, runs of spaces made one."""
+    return " ".join(unicodedata.normalize("NFKC", nickname).split())
+
+
 def key(nickname):
-    """Return the form two nicknames are compared in (so 'Rex' and ' rex ' count as the same)."""
-    return unicodedata.normalize("NFKC", nickname).casefold().strip()
+    """Return the form two nicknames are compared in (so 'Rex', ' rex ' and 'Mia  Z' / 'mia z' count as the same)."""
+    return tidy(nickname).casefold()
 
 
 def problem(nickname):

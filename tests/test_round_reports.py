@@ -1,0 +1,136 @@
+"""What a finished round tells the teacher: the answers CSV in words, the question report, homework scores, the history."""
+
+import csv
+import io
+import re
+
+from markupsafe import escape
+
+from webapp.extensions import db
+from webapp.filters import format_mass
+from webapp.games import cardline
+from webapp.models import Card, Student, Teacher
+
+
+def csv_rows(teacher, url):
+    """Return the round's results CSV as a list of dicts."""
+    return list(csv.DictReader(io.StringIO(teacher.get(url + "/results.csv").get_data(as_text=True))))
+
+
+def card_names(app):
+    with app.app_context():
+        return {card.slug: card.common_name for card in db.session.query(Card)}
+
+
+def place(line, gap, names):
+    """Say a gap of a line as the teacher's pages do."""
+    if gap == 0:
+        return f"before {names[line[0]]}"
+    if gap == len(line):
+        return f"after {names[line[-1]]}"
+    return f"between {names[line[gap - 1]]} and {names[line[gap]]}"
+
+
+def test_the_class_line_csv_says_places_true_values_and_tenths_of_seconds(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, count="3")
+    chosen = []
+    for gaps in ((0, 1), (1, 2)):
+        ada.post(f"/r/{code}/answer", data={"gap": str(gaps[0])})
+        ben.post(f"/r/{code}/answer", data={"gap": str(gaps[1])})  # everyone answered: the card is revealed
+        chosen.append(gaps)
+        teacher.post(url + "/control", data={"action": "next"})
+    teacher.post(url + "/control", data={"action": "end"})
+    reveals = classroom.round(url).state["reveals"]
+    names = card_names(app)
+    with app.app_context():
+        masses = {card.slug: card.mass_kg for card in db.session.query(Card)}
+    rows = csv_rows(teacher, url)
+    assert {"turn", "nickname", "team", "card", "animal", "correct", "seconds"} <= set(rows[0])
+    assert [row["place"] for row in rows] == [place(reveal["line_before"], gap, names)
+                                              for reveal, gaps in zip(reveals, chosen, strict=True) for gap in gaps]
+    assert [row["true_value"] for row in rows] == [format_mass(masses[row["card"]]) for row in rows]
+    assert all(re.fullmatch(r"\d+\.\d", row["seconds"]) and row["team"] == "" for row in rows)
+
+
+def test_team_csv_numbers_teams_as_the_screen_and_rebuilds_each_turns_line(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team",
+                                                 team_mode="majority")
+    team_of = {0: (students[0], students[2]), 1: (students[1], students[3])}
+    names, expected = card_names(app), []
+
+    def vote(team, voters, right=True):
+        state = classroom.round(url).state
+        card = state["hands"][team][0]
+        first, last = cardline.correct_gaps(state, card)
+        gap = first if right else (last + 1 if last < len(state["line"]) else first - 1)
+        for student in voters:
+            student.post(f"/r/{code}/answer", data={"card": card, "gap": str(gap)})
+            expected.append((f"Team {team + 1}", place(state["line"], gap, names)))
+        return state["line"], gap, card
+
+    vote(0, team_of[0][:1])
+    teacher.post(url + "/control", data={"action": "skip"})  # a vote in, then the turn passed: the line is unchanged
+    vote(1, team_of[1])
+    vote(0, team_of[0])
+    line, gap, card = vote(1, team_of[1], right=False)
+    teacher.post(url + "/control", data={"action": "end"})
+    assert [(row["team"], row["place"]) for row in csv_rows(teacher, url)] == expected
+    page = teacher.get(url).get_data(as_text=True)
+    assert re.search(rf">{escape(names[card])}</a></td><td>0 of 2</td><td>{escape(place(line, gap, names))}<", page)
+
+
+def test_a_finished_live_quiz_reports_each_question(classroom, app, teacher):
+    from webapp.classroom import rounds
+    from webapp.learn import quizzes
+    with app.test_request_context():
+        owner = db.session.query(Teacher).one()
+        questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
+        round_id = rounds.create_quiz_round(owner, "Quick quiz", questions, 0).id
+    url = f"/teach/rounds/{round_id}"
+    code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+    ada, ben, cy = (classroom.join(code, name) for name in ("Ada", "Ben", "Cy"))
+    teacher.post(url + "/control", data={"action": "start"})
+    first = classroom.round(url).state["questions"][0]
+    right = [option["id"] for option in first["options"]].index(first["answer"])
+    wrong = (right + 1) % len(first["options"])
+    for student, gap in ((ada, right), (ben, wrong), (cy, wrong)):
+        student.post(f"/r/{code}/answer", data={"gap": str(gap)})
+    teacher.post(url + "/control", data={"action": "next"})
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/control", data={"action": "end"})
+    page = teacher.get(url).get_data(as_text=True)
+    assert "Questions" in page
+    assert (f"<td>{escape(first['prompt'])}</td><td>3</td><td>1 of 3</td>"
+            f"<td>{escape(first['options'][wrong]['text'])} (2 students)</td>") in page
+    second = classroom.round(url).state["questions"][1]
+    assert f"<td>{escape(second['prompt'])}</td><td>1</td><td>not revealed</td><td>–</td>" in page
+
+
+def test_homework_scores_are_whole_numbers_when_someone_has_not_finished(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="self_paced", count="4")
+    eve = classroom.join(code, "Eve")
+    classroom.join(code, "Fay")
+    teacher.post(url + "/control", data={"action": "start"})  # homework opens when the teacher starts it
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    for _ in range(4):
+        eve.post(game_url + "/answer", data={"gap": "0"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td><td>\d</td>", panel), panel
+    eve_row = next(row for row in csv_rows(teacher, url) if row["nickname"] == "Eve")
+    assert re.fullmatch(r"\d", eve_row["score"]) and eve_row["out_of"] == "4"
+    teacher.post(url + "/control", data={"action": "end"})
+    assert teacher.get(url).status_code == 200  # a finished homework has no card report to build
+
+
+def test_the_dashboard_counts_students_still_in_the_round_and_writes_plurals(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    for name in ("Ada", "Ben", "Cy"):
+        classroom.join(code, name)
+    with app.app_context():
+        removed = db.session.query(Student).filter_by(nickname="Ben").one().id
+        slug = db.session.query(Card.slug).first()[0]
+    teacher.post(f"{url}/students/{removed}", data={"action": "remove"})
+    teacher.post("/teach/sets", data={"name": "Just one", "cards": slug})
+    dashboard = teacher.get("/teach/").get_data(as_text=True)
+    assert f"<td>{code}</td><td>2</td>" in dashboard
+    assert "(1 card)" in dashboard and "(1 cards)" not in dashboard
