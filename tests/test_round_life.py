@@ -116,3 +116,14 @@ def test_a_removed_student_cannot_rejoin_under_another_name_from_the_same_device
     assert again.status_code == 403 and "taken you out" in again.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Student).count() == 1
+
+
+def test_a_students_round_page_has_no_site_links_and_shows_their_points_and_rank(classroom, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"))
+    first, last = classline.right_gaps(classroom.round(url).state)
+    ada.post(f"/r/{code}/answer", data={"gap": str(first)})
+    ben.post(f"/r/{code}/answer", data={"gap": str(first - 1 if first > 0 else last + 1)})
+    page = ben.get(f"/r/{code}").get_data(as_text=True)
+    assert 'aria-label="Main"' not in page and 'href="/cards/"' not in page
+    assert "You: <strong>0</strong> points · number 2 of 2" in page
+    assert "You: <strong>1</strong> point · number 1 of 2" in ada.get(f"/r/{code}/panel").get_data(as_text=True)

@@ -139,6 +139,14 @@ def top_students(rnd, limit=5):
     return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
 
 
+def rank_of(rnd, points):
+    """Return the rank a student with `points` holds in the round: one more than those with more points."""
+    scores = (select(func.count(Answer.id).label("points")).join(Student, Student.id == Answer.student_id)
+              .where(Answer.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
+              .group_by(Answer.student_id).subquery())
+    return 1 + db.session.scalar(select(func.count()).select_from(scores).where(scores.c.points > points))
+
+
 def card_report(rnd):
     """Return per card: how many got it right, and where most of the wrong answers put it (a live quiz: per question)."""
     if rnd.format == "quiz":

@@ -109,6 +109,12 @@ def active_students(rnd):
                               .order_by(Student.id)).all()
 
 
+def count_students(rnd):
+    """Return how many students are in the round (removed ones left out)."""
+    return db.session.scalar(select(func.count(Student.id)).where(Student.round_id == rnd.id,
+                                                                   Student.removed.is_(False)))
+
+
 def join_round(rnd, nickname):
     """Add a student to the round; return (round, student, token, {seat: token} of a homework game)."""
     reason = machine.why_not_join(machine_round(rnd))

@@ -7,7 +7,7 @@ from flask import current_app, jsonify, redirect, render_template, request, sess
 from sqlalchemy import bindparam, select
 
 from webapp.cards.queries import all_periods, cards_by_slug
-from webapp.classroom import bp, results, rounds
+from webapp.classroom import bp, results, rounds, screens
 from webapp.classroom.forms import JoinForm
 from webapp.common import codes, limits
 from webapp.common.http import conditional_html
@@ -16,6 +16,7 @@ from webapp.common.tokens import token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.games import cardline, classline, livequiz
+from webapp.games import rounds as machine
 from webapp.games.rounds.formats import TIE_RULE
 from webapp.models import Answer, Round, Student
 from webapp.play import store
@@ -118,7 +119,7 @@ def build_shared_view(rnd, team):
     for instance in [*periods, *cards.values()]:
         db.session.expunge(instance)
     return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
-            "leaderboard": results.top_students(rnd) if visible else None}
+            "leaderboard": results.top_students(rnd) if visible and not machine.FORMATS[rnd.format].teams else None}
 
 
 def answer_on(answers, turn):
@@ -130,12 +131,20 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
+def my_standing(rnd, answers):
+    """Return the student's points, and their rank among the class where the teacher shows rankings."""
+    points = sum(1 for correct in answers.values() if correct)
+    ranked = rnd.settings.get("leaderboard", "every") != "never" and not machine.FORMATS[rnd.format].teams
+    return {"points": points, "rank": results.rank_of(rnd, points) if ranked and rnd.status != "lobby" else None,
+            "of": rounds.count_students(rnd)}
+
+
 def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
     answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
     context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
                "key": rnd.settings["characteristic"], "seconds_left": rounds.seconds_left(rnd, student),
-               "me": {"points": sum(1 for correct in answers.values() if correct)},
+               "me": my_standing(rnd, answers),
                **shared_view(rnd, student.team if rnd.format == "team" else None)}
     observation = context["obs"]
     if rnd.format == "class_line":
@@ -147,6 +156,7 @@ def panel_context(rnd, student, csrf=True, error=None):
     else:
         captain = rounds.captain(rnd, student.team)
         context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain, tie_rule=TIE_RULE,
+                       outcome=screens.team_outcome(observation, student.team),
                        can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id))
     return context
 

@@ -1,7 +1,6 @@
 """The teacher's side of classroom rounds: dashboard, card sets, new round, lobby, live view, results."""
 
 import io
-from collections import Counter
 
 import segno
 from flask import Response, flash, g, redirect, render_template, request, url_for
@@ -9,17 +8,13 @@ from markupsafe import Markup
 from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
-from webapp.cards.queries import all_periods, cards_by_slug
-from webapp.classroom import bp, results, rounds
+from webapp.classroom import bp, results, rounds, screens
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import cardline, classline, livequiz
-from webapp.games.rounds.formats import TIE_RULE
-from webapp.models import Answer, Card, CardSet, Round
-from webapp.play.adapters.cardline import line_slugs
+from webapp.models import Card, CardSet, Round
 
 
 def own_round(round_id):
@@ -95,65 +90,13 @@ def qr_svg(url):
     return Markup(buffer.getvalue().decode())
 
 
-CONTROL_LABELS = {"start": "Start the round", "pause": "Pause", "resume": "Resume", "reveal": "Reveal",
-                  "next": "Next card", "skip": "Skip this turn", "timer_off": "Switch the timer off",
-                  "timer_on": "Switch the timer on", "lock": "Lock the room (no new players)",
-                  "unlock": "Open the room to new players", "end": "End the round"}
-# What a control is called where the format gives it other words.
-FORMAT_LABELS = {"quiz": {"next": "Next question"},
-                 "team": {"reveal": "Play the team's vote now"},
-                 "self_paced": {"start": "Open the homework", "end": "Close the homework"}}
-
-
-def control_label(rnd, action):
-    """Return a control's words on this round's page."""
-    return FORMAT_LABELS.get(rnd.format, {}).get(action, CONTROL_LABELS[action])
-
-
-def panel_context(rnd):
-    """Return what the live panel shows: state, who joined, answers this turn, leaderboard."""
-    students = rounds.active_students(rnd)
-    context = {"round": rnd, "students": students, "formats": rounds.FORMATS,
-               "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()},
-               "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd)],
-               "tie_rule": TIE_RULE if rnd.settings.get("team_mode") == "majority" else None, "full_page": False}
-    if rnd.format == "class_line":
-        observation = classline.observation(rnd.state)
-        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
-        votes = {}
-        last = observation["last_reveal"]
-        if last and not last.get("skipped"):
-            turn_answers = db.session.scalars(select(Answer).where(
-                Answer.round_id == rnd.id, Answer.turn == last["turn"])).all()
-            votes = dict(Counter(a.gap for a in turn_answers))
-        context.update(obs=observation, answered=len(answers), votes=votes,
-                       cards=cards_by_slug([e["card"] for e in observation["line"]]
-                                                    + [observation["current"], last and last["card"]]
-                                                    + (last or {}).get("line_before", [])))
-    elif rnd.format == "quiz":
-        observation = livequiz.observation(rnd.state)
-        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
-        votes = Counter(a.gap for a in rounds.answers_for_turn(rnd)) if observation["phase"] == "revealed" else {}
-        context.update(obs=observation, answered=len(answers), votes=dict(votes))
-    elif rnd.format == "team":
-        observation = cardline.observation(rnd.state, None)
-        context.update(obs=observation, answered=len(rounds.answers_for_turn(rnd)),
-                       cards=cards_by_slug(line_slugs(observation)))
-    else:
-        context.update(results=results.self_paced_frame(rnd).to_dict("records"))
-    show_board = rnd.settings.get("leaderboard", "every")
-    if rnd.format != "self_paced" and (show_board == "every" or (show_board == "end" and rnd.status == "finished")):
-        context["leaderboard"] = results.leaderboard(rnd)
-    return context
-
-
 @bp.get("/teach/rounds/<id:round_id>")
 @teacher_required
 def round_page(round_id):
     """Show the round: the lobby, the live view for the projector, or the results."""
     rnd = own_round(round_id)
     rounds.settle(rnd)
-    context = panel_context(rnd)
+    context = screens.teacher_view(rnd)
     if rnd.status == "finished":
         context.update(board=results.leaderboard(rnd), card_report=results.card_report(rnd))
     context["full_page"] = True
@@ -166,7 +109,7 @@ def round_panel(round_id):
     """Return the live part of the round page (polled every second; 304 when nothing changed)."""
     rnd = own_round(round_id)
     rounds.settle(rnd)
-    html = render_template("classroom/teacher/_panel.html", **panel_context(rnd))
+    html = render_template("classroom/teacher/_panel.html", **screens.teacher_view(rnd))
     return conditional_html(html, rounds.seconds_left(rnd))
 
 
