@@ -1,7 +1,11 @@
 """What the teacher's screens show of a round: its live panel, its controls in words (the stage uses them too)."""
 
+import io
 from collections import Counter
 
+import segno
+from flask import url_for
+from markupsafe import Markup
 from sqlalchemy import select
 
 from webapp.cards.queries import all_periods, cards_by_slug
@@ -76,3 +80,16 @@ def team_outcome(observation, team=None):
         return "The game is over: nobody wins this time."
     said = f"The game is over: {' and '.join(names)} {'wins' if len(names) == 1 else 'win'}!"
     return said + (" Well played, your team won!" if team in result["winners"] else "")
+
+
+def join_url(rnd):
+    """Return the link a student opens to join this round."""
+    return url_for("classroom.join", code=rnd.code, _external=True)
+
+
+def qr_svg(url):
+    """Return a QR code of `url` as inline SVG."""
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True,
+                                    title="QR code of the join link")
+    return Markup(buffer.getvalue().decode())

@@ -1,10 +1,7 @@
 """The teacher's side of classroom rounds: dashboard, card sets, new round, lobby, live view, results."""
 
-import io
 
-import segno
 from flask import Response, flash, g, redirect, render_template, request, url_for
-from markupsafe import Markup
 from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
@@ -77,19 +74,6 @@ def new_round():
     return render_template("classroom/teacher/new_round.html", form=form), 400 if form.errors else 200
 
 
-def join_url(rnd):
-    """Return the link a student opens to join this round."""
-    return url_for("classroom.join", code=rnd.code, _external=True)
-
-
-def qr_svg(url):
-    """Return a QR code of `url` as inline SVG."""
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True,
-                                    title="QR code of the join link")
-    return Markup(buffer.getvalue().decode())
-
-
 @bp.get("/teach/rounds/<id:round_id>")
 @teacher_required
 def round_page(round_id):
@@ -100,7 +84,7 @@ def round_page(round_id):
     if rnd.status == "finished":
         context.update(board=results.leaderboard(rnd), card_report=results.card_report(rnd))
     context["full_page"] = True
-    return render_template("classroom/teacher/round.html", join_url=join_url(rnd), qr=qr_svg(join_url(rnd)), **context)
+    return render_template("classroom/teacher/round.html", join_url=screens.join_url(rnd), qr=screens.qr_svg(screens.join_url(rnd)), **context)
 
 
 @bp.get("/teach/rounds/<id:round_id>/panel")
