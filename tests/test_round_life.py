@@ -127,3 +127,30 @@ def test_a_students_round_page_has_no_site_links_and_shows_their_points_and_rank
     assert 'aria-label="Main"' not in page and 'href="/cards/"' not in page
     assert "You: <strong>0</strong> points · number 2 of 2" in page
     assert "You: <strong>1</strong> point · number 1 of 2" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
+
+
+def test_the_teacher_lets_a_student_back_in_on_a_new_device(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    old_device = classroom.join(code, "Ada")
+    teacher.post(f"{url}/students/{student_id(app, 'Ada')}", data={"action": "rejoin"})
+    assert "may join again on a new device" in teacher.get(url).get_data(as_text=True)
+    new_device = classroom.join(code, "ada")
+    assert "You are Ada" in new_device.get(f"/r/{code}").get_data(as_text=True)
+    assert old_device.get(f"/r/{code}/version").status_code == 403
+    with app.app_context():
+        assert db.session.query(Student).count() == 1
+    assert app.test_client().post("/join", data={"code": code, "name": "Ada"}).status_code == 409  # once only
+
+
+def test_homework_continues_on_the_new_device_in_the_same_game(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="mass", count="4")
+    old_device = classroom.join(code, "Eve")
+    game_url = old_device.get(f"/r/{code}").headers["Location"]
+    teacher.post(url + "/control", data={"action": "start"})
+    old_device.post(game_url + "/answer", data={"gap": "0"})
+    teacher.post(f"{url}/students/{student_id(app, 'Eve')}", data={"action": "rejoin"})
+    new_device = classroom.join(code, "Eve")
+    assert new_device.get(f"/r/{code}").headers["Location"] == game_url
+    assert new_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
+    assert old_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 403
+    assert re.search(r"<td>Eve</td><td>2</td>", teacher.get(url + "/panel").get_data(as_text=True))

@@ -115,6 +115,15 @@ def count_students(rnd):
                                                                    Student.removed.is_(False)))
 
 
+def relink(rnd, student, token):
+    """Give a student the teacher let back in a new token (their old device loses the round), and their homework."""
+    student.token_hash = token_hash(token)
+    rnd.settings = {**rnd.settings, "rejoin": [i for i in rnd.settings.get("rejoin", []) if i != student.id]}
+    seats = {0: store.reissue_seat(store.get_game(student.game_id), 0)} if student.game_id else {}
+    db.session.commit()
+    return rnd, student, token, seats
+
+
 def join_round(rnd, nickname):
     """Add a student to the round; return (round, student, token, {seat: token} of a homework game)."""
     reason = machine.why_not_join(machine_round(rnd))
@@ -124,6 +133,11 @@ def join_round(rnd, nickname):
     if reason:
         raise AppError(400, reason)
     token = new_token()
+    returning = db.session.scalar(select(Student).where(
+        Student.round_id == rnd.id, Student.nickname_key == nicknames.key(nickname), Student.removed.is_(False),
+        Student.id.in_(rnd.settings.get("rejoin", []) or [0])))
+    if returning:
+        return relink(rnd, returning, token)
     team = None
     if rnd.format == "team":
         sizes = Counter(s.team for s in active_students(rnd))
@@ -360,6 +374,10 @@ def student_action(rnd, student_id, action, value=None):
         student.nickname, student.nickname_key = nicknames.tidy(value), nicknames.key(value)
     elif action == "remove":
         student.removed = True
+    elif action == "rejoin":
+        # The next join with this nickname takes the student over, on whatever device it comes from.
+        waiting = [i for i in rnd.settings.get("rejoin", []) if i != student.id]
+        rnd.settings = {**rnd.settings, "rejoin": [*waiting, student.id]}
     elif action == "extra_time":
         if not isinstance(value, int) or not 0 <= value <= 600:
             raise AppError(400, "Extra time is 0 to 600 seconds.")

@@ -79,6 +79,14 @@ def join(game_id, name):
     return game, seat, token
 
 
+def reissue_seat(game, seat):
+    """Give a seat a new token (the old one stops working); return it. The caller commits."""
+    token = new_token()
+    game.seats = [{**entry, "token_hash": token_hash(token)} if index == seat else entry
+                  for index, entry in enumerate(game.seats)]
+    return token
+
+
 def get_game(game_id):
     """Return the game with this id, or raise a 404 AppError."""
     game = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 24 else None
