@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from webapp.classroom.rounds import now
 from webapp.extensions import db
-from webapp.games import classline
+from webapp.games import classbins, classline
 from webapp.models import Answer, Student
 
 
@@ -154,3 +154,31 @@ def test_homework_continues_on_the_new_device_in_the_same_game(classroom, app, t
     assert new_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
     assert old_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 403
     assert re.search(r"<td>Eve</td><td>2</td>", teacher.get(url + "/panel").get_data(as_text=True))
+
+
+def test_a_diet_sort_round_reveals_the_bins_and_what_the_animal_ate(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="class_diet", count="3")
+    state = classroom.round(url).state
+    right = classbins.right_gaps(state)[0]
+    card = classbins.current_card(state)
+    phone = ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "what did it eat?" in phone and "Carnivore" in phone and state["values"][card] not in phone.split("Put it in")[0]
+    ada.post(f"/r/{code}/answer", data={"gap": str(right)})
+    ben.post(f"/r/{code}/answer", data={"gap": str((right + 1) % 3)})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert f"was a {state['values'][card]}" in panel and "✔ right: <strong>1</strong> vote" in panel
+    assert "✔ You got it right!" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
+    assert "✘ Not quite." in ben.get(f"/r/{code}/panel").get_data(as_text=True)
+    csv = teacher.get(url + "/results.csv").get_data(as_text=True)
+    assert f"the {state['values'][card]} bin" in csv
+
+
+def test_the_diet_sort_engine_judges_by_the_cards_diet():
+    state = classbins.new_game({"cards": {"a": "carnivore", "b": "herbivore", "c": "omnivore", "d": "insects"},
+                                "count": 3}, 7)
+    assert set(state["values"].values()) == set(classbins.BINS)  # a diet that is not a bin is left out
+    for _ in range(3):
+        first, _last = classbins.right_gaps(state)
+        assert classbins.BINS[first] == state["values"][classbins.current_card(state)]
+        state = classbins.next_card(classbins.reveal(state))
+    assert classbins.is_over(state)

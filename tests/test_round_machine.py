@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from webapp.games import cardline, classline, livequiz
+from webapp.games import cardline, classbins, classline, livequiz
 from webapp.games import rounds as R
 
 CARDS = {f"c{i}": float(i) for i in range(1, 16)}
+DIETS = {f"c{i}": classbins.BINS[i % 3] for i in range(1, 16)}
 QUESTIONS = [{"id": f"q{i}", "prompt": f"Question {i}?", "answer": "o1", "explanation": "Because.", "order": False,
               "options": [{"id": f"o{j}", "text": f"Option {j}"} for j in range(3)]} for i in range(3)]
 
@@ -26,6 +27,8 @@ def new_state(fmt, seed):
         return classline.new_game({"cards": CARDS, "count": 3, "characteristic": "mass"}, seed)
     if fmt == "quiz":
         return livequiz.new_game({"questions": QUESTIONS})
+    if fmt == "class_diet":
+        return classbins.new_game({"cards": DIETS, "count": 3}, seed)
     if fmt == "team":
         return cardline.new_game({"cards": CARDS, "players": ["Team 1", "Team 2"], "hand_size": 2,
                                   "characteristic": "mass"}, seed)

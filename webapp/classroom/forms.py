@@ -5,6 +5,7 @@ from wtforms import IntegerField, SelectField, StringField, SubmitField, TextAre
 from wtforms.validators import InputRequired, Length, NumberRange, ValidationError
 
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
+from webapp.games.rounds import FORMATS
 
 
 class JoinForm(FlaskForm):
@@ -22,10 +23,7 @@ class NewRoundForm(DeckForm):
 
     title = StringField("Title", default="Cardline round",
                         validators=[InputRequired(message="Give the round a title."), Length(max=120)])
-    format = SelectField("Format", choices=options([
-        ("class_line", "Class line: everyone places the same card"),
-        ("team", "Team Cardline: teams play the rulebook game"),
-        ("self_paced", "Self-paced challenge: homework, each student alone")]))
+    format = SelectField("Format", choices=options((name, fmt.choice) for name, fmt in FORMATS.items() if fmt.choice))
     choice = SelectField("Which cards", choices=options([
         ("all", "All cards of the deck"), ("filter", "Only the cards matching the filter below"),
         ("set", "One of my card sets")]))

@@ -9,7 +9,7 @@ from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.classroom.rounds import active_students
 from webapp.extensions import db
 from webapp.filters import format_length, format_lifespan, format_mass
-from webapp.games import cardline, classline, livequiz
+from webapp.games import cardline, classbins, classline, livequiz
 from webapp.models import Answer, Card, Game, Round, Student
 from webapp.play.store import observe
 
@@ -30,7 +30,7 @@ def answers_frame(rnd):
         frame["animal"] = frame["card"].map(lambda qid: questions[qid]["prompt"])
         frame["gap"] = [questions[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
         return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
-    frame["gap"] = places_in_words(rnd, frame)
+    frame["gap"] = bins_in_words(frame) if rnd.format == "class_diet" else places_in_words(rnd, frame)
     frame["true_value"] = frame["card"].map(true_values(rnd, frame["card"]))
     return frame.rename(columns={"gap": "place"})
 
@@ -40,6 +40,11 @@ def team_names(rnd):
     if rnd.format != "team":
         return {}
     return {player["seat"]: player["name"] for player in cardline.observation(rnd.state)["players"]}
+
+
+def bins_in_words(frame):
+    """Return, for each answer of a diet sort, the bin it chose in words."""
+    return [f"the {classbins.BINS[gap]} bin" if 0 <= gap < len(classbins.BINS) else None for gap in frame["gap"]]
 
 
 def places_in_words(rnd, frame):
@@ -89,6 +94,9 @@ def true_values(rnd, slugs):
     cards = db.session.scalars(select(Card).where(Card.slug.in_(set(slugs)))).all()
     if characteristic == "period":
         return {card.slug: card.first_period for card in cards}
+    if characteristic == "diet":
+        return {card.slug: card.diet + (f" ({card.diet_detail})" if card.diet_detail not in (None, card.diet) else "")
+                for card in cards}
     column, words = CHARACTERISTICS[characteristic]["column"], VALUE_WORDS[characteristic]
     return {card.slug: words(getattr(card, column)) for card in cards}
 

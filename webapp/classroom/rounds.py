@@ -14,22 +14,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
-from webapp.cards.queries import card_values
+from webapp.cards.queries import card_values, diets
 from webapp.common import codes, nicknames
 from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import InvalidConfig, cardline, classline, livequiz
+from webapp.games import InvalidConfig, livequiz
 from webapp.games import rounds as machine
 from webapp.models import Answer, Card, CardSet, Round, Student
 from webapp.play import store
 from webapp.play.adapters.practice import start_practice
 
-FORMATS = {"class_line": "Class line (everyone places the same card)",
-           "quiz": "Live quiz (everyone answers the same question)",
-           "team": "Team Cardline (teams play the rulebook game)",
-           "self_paced": "Self-paced challenge (homework)"}
-LEADERBOARD = {"every": "after every card", "end": "only at the end", "never": "never"}
+FORMATS = {name: fmt.label for name, fmt in machine.FORMATS.items()}
 
 
 def now():
@@ -43,8 +39,9 @@ def aware(moment):
 
 
 def chosen_values(teacher, settings):
-    """Return {slug: value} of the cards the teacher chose that have the characteristic."""
-    values = card_values(settings["deck"], settings["characteristic"])
+    """Return {slug: value} of the cards the teacher chose that have the characteristic (or a diet)."""
+    key = settings["characteristic"]
+    values = diets(settings["deck"]) if key == "diet" else card_values(settings["deck"], key)
     choice = settings.get("choice", "all")
     if choice == "set":
         card_set = db.session.get(CardSet, settings.get("set_id") or 0)
@@ -67,19 +64,10 @@ def chosen_values(teacher, settings):
 def create_round(teacher, title, round_format, settings):
     """Create a round in its lobby; the engine state is made now so the cards are fixed."""
     seed = secrets.randbelow(2**31)
-    values = chosen_values(teacher, settings)
+    fmt = machine.FORMATS[round_format]
+    settings = {**settings, "characteristic": fmt.sorts_by or settings["characteristic"]}
     try:
-        if round_format == "class_line":
-            state = classline.new_game({"cards": values, "count": settings["count"],
-                                        "characteristic": settings["characteristic"]}, seed)
-        elif round_format == "team":
-            teams = [f"Team {i + 1}" for i in range(settings["teams"])]
-            state = cardline.new_game({"cards": values, "players": teams, "hand_size": settings["hand_size"],
-                                       "characteristic": settings["characteristic"]}, seed)
-        else:
-            state = {"values": values}
-            if len(values) < settings["count"] + 1:
-                raise InvalidConfig(f"Only {len(values)} cards fit this choice: choose fewer cards.")
+        state = fmt.new_state(chosen_values(teacher, settings), settings, seed)
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
     rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=round_format, title=title,

@@ -6,16 +6,11 @@ from collections import Counter
 import segno
 from flask import url_for
 from markupsafe import Markup
-from sqlalchemy import select
 
 from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.classroom import results, rounds
-from webapp.extensions import db
-from webapp.games import cardline, classline, livequiz
 from webapp.games import rounds as machine
 from webapp.games.rounds.formats import TIE_RULE
-from webapp.models import Answer
-from webapp.play.adapters.cardline import line_slugs
 
 CONTROL_LABELS = {"start": "Start the round", "pause": "Pause", "resume": "Resume", "reveal": "Reveal",
                   "next": "Next card", "skip": "Skip this turn", "timer_off": "Switch the timer off",
@@ -39,35 +34,31 @@ def teacher_view(rnd):
                "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()},
                "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd)],
                "tie_rule": TIE_RULE if rnd.settings.get("team_mode") == "majority" else None, "full_page": False}
-    if rnd.format == "class_line":
-        observation = classline.observation(rnd.state)
-        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
-        votes = {}
-        last = observation["last_reveal"]
-        if last and not last.get("skipped"):
-            turn_answers = db.session.scalars(select(Answer).where(
-                Answer.round_id == rnd.id, Answer.turn == last["turn"])).all()
-            votes = dict(Counter(a.gap for a in turn_answers))
-        context.update(obs=observation, answered=len(answers), votes=votes,
-                       cards=cards_by_slug([e["card"] for e in observation["line"]]
-                                                    + [observation["current"], last and last["card"]]
-                                                    + (last or {}).get("line_before", [])))
-    elif rnd.format == "quiz":
-        observation = livequiz.observation(rnd.state)
-        answers = rounds.answers_for_turn(rnd) if observation["phase"] == "answering" else []
-        votes = Counter(a.gap for a in rounds.answers_for_turn(rnd)) if observation["phase"] == "revealed" else {}
-        context.update(obs=observation, answered=len(answers), votes=dict(votes))
-    elif rnd.format == "team":
-        observation = cardline.observation(rnd.state, None)
-        context.update(obs=observation, answered=len(rounds.answers_for_turn(rnd)),
-                       cards=cards_by_slug(line_slugs(observation)), outcome=team_outcome(observation))
-    else:
+    fmt = machine.FORMATS[rnd.format]
+    if rnd.format == "self_paced":
         context.update(results=results.self_paced_frame(rnd).to_dict("records"))
+    else:
+        observation = fmt.view(rnd.state)
+        turn_answers = rounds.answers_for_turn(rnd)
+        revealed = observation.get("phase") == "revealed"
+        context.update(obs=observation, answered=0 if revealed else len(turn_answers),
+                       votes=dict(Counter(a.gap for a in turn_answers)) if revealed else {},
+                       cards=cards_by_slug(names_in(observation)),
+                       outcome=team_outcome(observation) if fmt.teams else None)
     show_board = rnd.settings.get("leaderboard", "every")
     ranks_students = rnd.format != "self_paced" and not machine.FORMATS[rnd.format].teams
     if ranks_students and (show_board == "every" or (show_board == "end" and rnd.status == "finished")):
         context["leaderboard"] = results.leaderboard(rnd)
     return context
+
+
+def names_in(value):
+    """Return every string in a JSON value: the cards an observation names are among them."""
+    if isinstance(value, dict):
+        return [name for item in value.values() for name in names_in(item)]
+    if isinstance(value, list):
+        return [name for item in value for name in names_in(item)]
+    return [value] if isinstance(value, str) else []
 
 
 def team_outcome(observation, team=None):

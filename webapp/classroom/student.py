@@ -15,12 +15,11 @@ from webapp.common.seats import remember_seats
 from webapp.common.tokens import token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import cardline, classline, livequiz
+from webapp.games import cardline
 from webapp.games import rounds as machine
 from webapp.games.rounds.formats import TIE_RULE
 from webapp.models import Answer, Round, Student
 from webapp.play import store
-from webapp.play.adapters.cardline import line_slugs
 from webapp.play.forms import PlaceForm
 
 KEPT_ROUNDS = 20
@@ -105,17 +104,9 @@ def build_shared_view(rnd, team):
     """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
     board_mode = rnd.settings.get("leaderboard", "every")
     visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
-    if rnd.format == "class_line":
-        observation = classline.observation(rnd.state)
-        last = observation["last_reveal"]
-        slugs = [e["card"] for e in observation["line"]] + [observation["current"], last and last["card"]]
-    elif rnd.format == "quiz":
-        observation, slugs = livequiz.observation(rnd.state), []
-    else:
-        observation = cardline.observation(rnd.state, team)
-        slugs = line_slugs(observation)
+    observation = machine.FORMATS[rnd.format].view(rnd.state, team)
     periods = all_periods()
-    cards = cards_by_slug([s for s in slugs if s])
+    cards = cards_by_slug(screens.names_in(observation))
     for instance in [*periods, *cards.values()]:
         db.session.expunge(instance)
     return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
@@ -147,12 +138,10 @@ def panel_context(rnd, student, csrf=True, error=None):
                "me": my_standing(rnd, answers),
                **shared_view(rnd, student.team if rnd.format == "team" else None)}
     observation = context["obs"]
-    if rnd.format == "class_line":
-        last = observation["last_reveal"]
+    if not machine.FORMATS[rnd.format].teams:
+        last = observation.get("last_reveal")
         context.update(mine=answer_on(answers, observation["turn"]), last=last,
                        last_mine=last and answer_on(answers, last["turn"]))
-    elif rnd.format == "quiz":
-        context.update(mine=answer_on(answers, observation["turn"]))
     else:
         captain = rounds.captain(rnd, student.team)
         context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain, tie_rule=TIE_RULE,

@@ -4,8 +4,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import ClassVar
 
-from webapp.games import cardline, classline, livequiz
-from webapp.games.base import IllegalAction
+from webapp.games import cardline, classbins, classline, livequiz
+from webapp.games.base import IllegalAction, InvalidConfig
 from webapp.games.rounds.core import Change, Refused
 
 TIE_RULE = "On a tied vote, the move voted for first is played."
@@ -31,6 +31,9 @@ def reason_against(step, *args):
 class Format:
     """A round format: the defaults of a live round where the whole class answers."""
 
+    label = ""  # its name on the teacher's screens
+    choice = ""  # how the new-round form offers it ("" when it is started another way, as a lesson's live quiz)
+    sorts_by = None  # what its cards are sorted by, when not the round's chosen characteristic
     needs_students = True  # the round starts once someone has joined
     pausable = True
     timed = True  # turns run against the clock when the teacher sets one
@@ -50,6 +53,10 @@ class Format:
         """Return who is expected to answer this turn."""
         return students
 
+    def view(self, state, team=None):
+        """Return what the class (or one team) may see of the round's game."""
+        return {}
+
     def turn_changed(self, before, after):
         """Say whether a change started a new turn (its clock starts again)."""
         return self.turn(before) != self.turn(after)
@@ -59,13 +66,21 @@ class Format:
 
 
 class SharedItem(Format):
-    """Everyone answers the same item (a card's place, a question), then it is revealed: class line, live quiz."""
+    """Everyone answers the same item (a card's place, a bin, a question), then it is revealed."""
 
-    def __init__(self, engine, item):
-        self.engine, self.item = engine, item
+    def __init__(self, engine, label, choice="", sorts_by=None):
+        self.engine, self.label, self.choice, self.sorts_by = engine, label, choice, sorts_by
+
+    def new_state(self, values, settings, seed):
+        """Return the round's game over the chosen cards' values (raises InvalidConfig with a reason)."""
+        return self.engine.new_game({"cards": values, "count": settings["count"],
+                                     "characteristic": settings["characteristic"]}, seed)
 
     def open(self, rnd):
         return self.engine.observation(rnd.state)["phase"] == "answering"
+
+    def view(self, state, team=None):
+        return self.engine.observation(state)
 
     def turn(self, state):
         return self.engine.observation(state)["turn"]
@@ -107,7 +122,14 @@ class SharedItem(Format):
 class TeamCardline(Format):
     """Teams play the rulebook's Cardline: the captain places, or the team's majority vote does."""
 
+    label = "Team Cardline (teams play the rulebook game)"
+    choice = "Team Cardline: teams play the rulebook game"
     teams = True
+
+    def new_state(self, values, settings, seed):
+        teams = [f"Team {i + 1}" for i in range(settings["teams"])]
+        return cardline.new_game({"cards": values, "players": teams, "hand_size": settings["hand_size"],
+                                  "characteristic": settings["characteristic"]}, seed)
 
     def open(self, rnd):
         return not cardline.is_over(rnd.state)
@@ -117,6 +139,9 @@ class TeamCardline(Format):
 
     def over(self, state):
         return cardline.is_over(state)
+
+    def view(self, state, team=None):
+        return cardline.observation(state, team)
 
     def team(self, rnd):
         """Return the team whose turn it is."""
@@ -195,7 +220,14 @@ class TeamCardline(Format):
 class Homework(Format):
     """Self-paced: each student plays the same seeded challenge alone, while the teacher keeps it open."""
 
+    label = "Self-paced challenge (homework)"
+    choice = "Self-paced challenge: homework, each student alone"
     needs_students, pausable, timed = False, False, False
+
+    def new_state(self, values, settings, seed):
+        if len(values) < settings["count"] + 1:
+            raise InvalidConfig(f"Only {len(values)} cards fit this choice: choose fewer cards.")
+        return {"values": values}
     closed: ClassVar[dict] = {"lobby": "This homework is not open yet: your teacher opens it.",
               "finished": "This homework is closed: your teacher has ended it."}
 
@@ -212,5 +244,13 @@ class Homework(Format):
         return "That control does not apply to homework."
 
 
-FORMATS = {"class_line": SharedItem(classline, "card"), "quiz": SharedItem(livequiz, "question"),
-           "team": TeamCardline(), "self_paced": Homework()}
+FORMATS = {
+    "class_line": SharedItem(classline, "Class line (everyone places the same card)",
+                             "Class line: everyone places the same card"),
+    "class_diet": SharedItem(classbins, "Diet sort (everyone puts the same card in a diet bin)",
+                             "Diet sort: everyone puts the same card in a bin, carnivore, herbivore or omnivore",
+                             sorts_by="diet"),
+    "quiz": SharedItem(livequiz, "Live quiz (everyone answers the same question)"),
+    "team": TeamCardline(),
+    "self_paced": Homework(),
+}
