@@ -7,6 +7,6 @@ bp = Blueprint("classroom", __name__)
 
 def register(app):
     """Register this feature's routes on the app (imported here, so importing a service never loads pages)."""
-    from webapp.classroom import student, teacher  # noqa: F401  (their routes register on bp)
+    from webapp.classroom import stage, student, teacher  # noqa: F401  (their routes register on bp)
 
     app.register_blueprint(bp)

@@ -91,6 +91,16 @@ def create_quiz_round(teacher, title, questions, turn_seconds=30):
     return rnd
 
 
+def teacher_round(round_id, teacher):
+    """Return the teacher's round, refusing anyone else's (404 for no such round, 403 for another teacher's)."""
+    rnd = db.session.get(Round, round_id)
+    if rnd is None:
+        raise AppError(404, "There is no round with that number.")
+    if rnd.teacher_id != teacher.id:
+        raise AppError(403, "This round belongs to another teacher.")
+    return rnd
+
+
 def active_students(rnd):
     """Return the round's students who have not been removed, in joining order."""
     return db.session.scalars(select(Student).where(Student.round_id == rnd.id, Student.removed.is_(False))

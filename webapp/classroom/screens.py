@@ -1,5 +1,6 @@
 """What the teacher's screens show of a round: its live panel, its controls in words (the stage uses them too)."""
 
+import functools
 import io
 from collections import Counter
 
@@ -31,7 +32,7 @@ def teacher_view(rnd):
     """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
     students = rounds.active_students(rnd)
     context = {"round": rnd, "students": students, "formats": rounds.FORMATS,
-               "seconds_left": rounds.seconds_left(rnd), "periods": {p.position: p for p in all_periods()},
+               "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused", "periods": {p.position: p for p in all_periods()},
                "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd)],
                "tie_rule": TIE_RULE if rnd.settings.get("team_mode") == "majority" else None, "full_page": False}
     fmt = machine.FORMATS[rnd.format]
@@ -78,9 +79,11 @@ def join_url(rnd):
     return url_for("classroom.join", code=rnd.code, _external=True)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url):
     """Return a QR code of `url` as inline SVG."""
     buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True,
+    # A viewBox and no fixed size: the page's style sizes it, so it scales instead of being cut.
+    segno.make(url, error="m").save(buffer, kind="svg", scale=8, border=2, xmldecl=False, svgns=True, omitsize=True,
                                     title="QR code of the join link")
     return Markup(buffer.getvalue().decode())

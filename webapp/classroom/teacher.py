@@ -11,17 +11,7 @@ from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Card, CardSet, Round
-
-
-def own_round(round_id):
-    """Return the logged-in teacher's round, refusing anyone else's."""
-    rnd = db.session.get(Round, round_id)
-    if rnd is None:
-        raise AppError(404, "There is no round with that number.")
-    if rnd.teacher_id != g.teacher.id:
-        raise AppError(403, "This round belongs to another teacher.")
-    return rnd
+from webapp.models import Card, CardSet
 
 
 def teacher_sets():
@@ -78,7 +68,7 @@ def new_round():
 @teacher_required
 def round_page(round_id):
     """Show the round: the lobby, the live view for the projector, or the results."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     rounds.settle(rnd)
     context = screens.teacher_view(rnd)
     if rnd.status == "finished":
@@ -91,7 +81,7 @@ def round_page(round_id):
 @teacher_required
 def round_panel(round_id):
     """Return the live part of the round page (polled every second; 304 when nothing changed)."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     rounds.settle(rnd)
     html = render_template("classroom/teacher/_panel.html", **screens.teacher_view(rnd))
     return conditional_html(html, rounds.seconds_left(rnd))
@@ -101,7 +91,7 @@ def round_panel(round_id):
 @teacher_required
 def round_control(round_id):
     """Start, pause, resume, reveal, go on, skip, end, switch the timer, or lock the room; a stale one says why."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     try:
         rounds.control(rnd, request.form.get("action", ""))
     except AppError as error:
@@ -114,7 +104,7 @@ def round_control(round_id):
 @teacher_required
 def student_control(round_id, student_id):
     """Rename or remove a student, or give them extra time."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     action = request.form.get("action", "")
     value = request.form.get("value", "")
     if action == "extra_time":
@@ -128,7 +118,7 @@ def student_control(round_id, student_id):
 @teacher_required
 def students_page(round_id):
     """List the round's students with the controls to rename, remove or give extra time."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     return render_template("classroom/teacher/students.html", round=rnd, students=rounds.active_students(rnd))
 
 
@@ -136,7 +126,7 @@ def students_page(round_id):
 @teacher_required
 def results_csv(round_id):
     """Download the round's results as CSV: every answer, or each student's self-paced score."""
-    rnd = own_round(round_id)
+    rnd = rounds.teacher_round(round_id, g.teacher)
     frame = results.self_paced_frame(rnd) if rnd.format == "self_paced" else results.answers_frame(rnd)
     filename = f"round-{rnd.id}-{rnd.code}.csv"
     return Response(frame.to_csv(index=False), mimetype="text/csv",
