@@ -256,6 +256,19 @@ class ClassroomActions:
         teacher.post(url + "/control", data={"action": "start"})
         return url, code, students
 
+    def live_quiz(self, teacher, turn_seconds=0):
+        """Create a live quiz round of three questions for the logged-in teacher; return its URL and join code."""
+        from webapp.classroom import rounds
+        from webapp.learn import quizzes
+        from webapp.models import Teacher
+
+        with self.app.test_request_context():
+            owner = db.session.query(Teacher).one()
+            questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
+            url = f"/teach/rounds/{rounds.create_quiz_round(owner, 'Quick quiz', questions, turn_seconds).id}"
+        code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+        return url, code
+
     def round(self, url):
         """Return the stored round whose teacher page is at `url` (detached)."""
         with self.app.app_context():
@@ -354,3 +367,21 @@ def teacher_page(browser, live_server):
     page.get_by_label("Password again").fill("fossils-rock-42")
     page.get_by_role("button", name="Create account").click()
     return page
+
+
+def create_round_in_browser(teacher, title="Who weighs more?", count="3", seconds="0", **choices):
+    """Create a classroom round through the teacher's browser page; return its join code."""
+    teacher.get_by_role("link", name="New classroom round").click()
+    teacher.get_by_label("Title").fill(title)
+    for label, value in choices.items():
+        teacher.get_by_label(label).select_option(value)
+    teacher.get_by_label("Cards to place (class line, self-paced)").fill(count)
+    teacher.get_by_label("Seconds per turn (0 = no timer)").fill(seconds)
+    teacher.get_by_role("button", name="Create the round").click()
+    return teacher.locator(".join-code").inner_text().strip()
+
+
+@pytest.fixture
+def new_round_page():
+    """Return the step that creates a classroom round in the teacher's browser (create_round_in_browser)."""
+    return create_round_in_browser

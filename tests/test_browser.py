@@ -362,14 +362,10 @@ def test_timeline_renders_offline_without_console_errors(browser, live_server):
 
 
 @pytest.mark.browser
-def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_server, teacher_page, tmp_path):
+def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_server, teacher_page, tmp_path,
+                                                                 new_round_page):
     teacher = teacher_page
-    teacher.get_by_role("link", name="New classroom round").click()
-    teacher.get_by_label("Title").fill("Who weighs more?")
-    teacher.get_by_label("Cards to place (class line, self-paced)").fill("3")
-    teacher.get_by_label("Seconds per turn (0 = no timer)").fill("0")
-    teacher.get_by_role("button", name="Create the round").click()
-    code = teacher.locator(".join-code").inner_text().strip()
+    code = new_round_page(teacher, count="3", seconds="0")
     assert teacher.locator(".qr svg").count() == 1
 
     students = []

@@ -77,15 +77,7 @@ def test_ordering_questions_need_every_position_once(games, client):
 
 def test_live_quiz_round_for_the_class(classroom, app, client):
     classroom.register(client)
-    from webapp.classroom import rounds
-    from webapp.learn import quizzes
-    from webapp.models import Teacher
-    with app.test_request_context():
-        teacher = db.session.query(Teacher).one()
-        questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
-        round_id = rounds.create_quiz_round(teacher, "Quick quiz", questions, 0).id
-    url = f"/teach/rounds/{round_id}"
-    code = re.search(r'class="join-code"[^>]*>(\w+)<', client.get(url).get_data(as_text=True)).group(1)
+    url, code = classroom.live_quiz(client)
     ada, ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
     client.post(url + "/control", data={"action": "start"})
     html = ada.get(f"/r/{code}").get_data(as_text=True)

@@ -30,12 +30,17 @@ def test_extra_time_no_longer_stops_the_timed_reveal(classroom, app, teacher):
     assert late.status_code == 409
 
 
-def test_only_the_captain_moves_and_scores_in_captain_mode(classroom, app, teacher):
+def first_team(classroom, app, teacher):
+    """Start a team round of four in two teams; return its URL, code, the first team's two browsers and its hand."""
     url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", teams="2")
     with app.app_context():
         teams = {s.nickname: s.team for s in db.session.query(Student)}
-    _captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
-    hand = classroom.round(url).state["hands"][0]
+    first = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
+    return url, code, first, classroom.round(url).state["hands"][0]
+
+
+def test_only_the_captain_moves_and_scores_in_captain_mode(classroom, app, teacher):
+    url, code, (_captain, member), hand = first_team(classroom, app, teacher)
     refused = member.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
     assert refused.status_code == 409 and "captain places the card" in refused.get_data(as_text=True)
     with app.app_context():
@@ -44,11 +49,7 @@ def test_only_the_captain_moves_and_scores_in_captain_mode(classroom, app, teach
 
 
 def test_team_members_see_whether_the_move_was_right_and_the_team_standings(classroom, app, teacher):
-    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Di"), format="team", teams="2")
-    with app.app_context():
-        teams = {s.nickname: s.team for s in db.session.query(Student)}
-    captain, member = [s for s, name in zip(students, ("Ada", "Ben", "Cy", "Di"), strict=True) if teams[name] == 0]
-    hand = classroom.round(url).state["hands"][0]
+    url, code, (captain, member), hand = first_team(classroom, app, teacher)
     captain.post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})
     for page in (member.get(f"/r/{code}/panel"), teacher.get(url + "/panel")):
         html = page.get_data(as_text=True)

@@ -9,7 +9,7 @@ from markupsafe import escape
 from webapp.extensions import db
 from webapp.filters import format_mass
 from webapp.games import cardline
-from webapp.models import Card, Student, Teacher
+from webapp.models import Card, Student
 
 
 def csv_rows(teacher, url):
@@ -80,14 +80,7 @@ def test_team_csv_numbers_teams_as_the_screen_and_rebuilds_each_turns_line(class
 
 
 def test_a_finished_live_quiz_reports_each_question(classroom, app, teacher):
-    from webapp.classroom import rounds
-    from webapp.learn import quizzes
-    with app.test_request_context():
-        owner = db.session.query(Teacher).one()
-        questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
-        round_id = rounds.create_quiz_round(owner, "Quick quiz", questions, 0).id
-    url = f"/teach/rounds/{round_id}"
-    code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+    url, code = classroom.live_quiz(teacher)
     ada, ben, cy = (classroom.join(code, name) for name in ("Ada", "Ben", "Cy"))
     teacher.post(url + "/control", data={"action": "start"})
     first = classroom.round(url).state["questions"][0]

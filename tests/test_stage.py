@@ -7,7 +7,7 @@ from markupsafe import escape
 
 from webapp.extensions import db
 from webapp.games import cardline, classline
-from webapp.models import Card, Student, Teacher
+from webapp.models import Card, Student
 from webapp.timeline.figures import value_text
 
 
@@ -172,14 +172,8 @@ def test_ties_share_a_step_and_a_round_without_leaderboard_has_no_podium(classro
 
 
 def test_a_live_quiz_hides_the_answer_until_the_reveal(classroom, app, teacher):
-    from webapp.classroom import rounds
-    from webapp.learn import quizzes
-    with app.test_request_context():
-        owner = db.session.query(Teacher).one()
-        questions = quizzes.draw({"kinds": ["heavier", "diet"], "count": 3, "difficulty": "easy", "deck": "dinosaurs"})
-        round_id = rounds.create_quiz_round(owner, "Quick quiz", questions, 20).id
-    url = f"/teach/rounds/{round_id}"
-    code = _code_of(teacher, url)
+    url, code = classroom.live_quiz(teacher, turn_seconds=20)
+    questions = classroom.round(url).state["questions"]
     lobby = teacher.get(panel_of(url)).get_data(as_text=True)
     question = questions[0]
     assert str(escape(question["prompt"])) not in lobby
@@ -307,14 +301,9 @@ def check_fits(page, base, state):
 
 
 @pytest.mark.browser
-def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teacher_page):
+def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teacher_page, new_round_page):
     teacher = teacher_page
-    teacher.get_by_role("link", name="New classroom round").click()
-    teacher.get_by_label("Title").fill("Who weighs more?")
-    teacher.get_by_label("Cards to place (class line, self-paced)").fill("5")
-    teacher.get_by_label("Seconds per turn (0 = no timer)").fill("90")
-    teacher.get_by_role("button", name="Create the round").click()
-    code = teacher.locator(".join-code").inner_text().strip()
+    code = new_round_page(teacher, count="5", seconds="90")
     with teacher.expect_popup() as popup:
         teacher.get_by_role("link", name="Open the stage for the projector").click()
     stage = popup.value
