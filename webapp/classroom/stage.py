@@ -66,7 +66,8 @@ def hardest(rnd, context):
     if rnd.format == "quiz":
         asked = [row for row in report if row["right"] is not None and row["judged"]]
         return min(asked, key=lambda row: row["right"] / row["judged"], default=None)
-    face_up = {entry["card"]: entry["value"] for entry in context["obs"]["line"] + context["obs"].get("box", [])}
+    obs = context["obs"]
+    face_up = {entry["card"]: entry["value"] for entry in obs.get("line", []) + obs.get("box", []) + obs.get("sorted", [])}
     row = next((row for row in report if row["answers"] and row["card"] in face_up), None)
     if row is None:
         return None
@@ -76,7 +77,7 @@ def hardest(rnd, context):
 
 def reveal_key(rnd, obs):
     """Return what changes exactly when something is revealed (the stage chimes then), or ''."""
-    if rnd.format in ("class_line", "quiz") and obs["phase"] == "revealed":
+    if rnd.format in ("class_line", "class_diet", "quiz") and obs["phase"] == "revealed":
         return f"turn-{obs['turn']}"
     if rnd.format == "team" and obs["recent"]:
         last = obs["recent"][-1]
@@ -112,7 +113,7 @@ def stage_view(rnd):
             context["most_votes"] = max(context["votes"].values(), default=0)
         else:
             context["line"] = line_layout(len(obs["line"]))
-    elif rnd.format == "quiz":
+    elif rnd.format in ("quiz", "class_diet"):
         context["most_votes"] = max(context["votes"].values(), default=0)
     elif rnd.format == "team":
         context["line"] = line_layout(len(obs["line"]))
