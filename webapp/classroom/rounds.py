@@ -204,6 +204,21 @@ def votes_of(rnd):
     return [machine.Vote(a.student_id, a.gap, a.card) for a in answers_for_turn(rnd)]
 
 
+def class_around(rnd, student):
+    """Return what an answer's guards need of the class: the student's team (or the student), and their own votes.
+
+    Not the whole class: 400 answers to one card would each read 400 students and their answers.
+    """
+    if student is None:
+        return [], []
+    teams = machine.FORMATS[rnd.format].teams
+    team = [s for s in class_of(rnd) if s.team == student.team] if teams else [as_student(student)]
+    mine = [machine.Vote(student.id, gap, card) for gap, card in db.session.execute(
+        select(Answer.gap, Answer.card).where(Answer.round_id == rnd.id, Answer.student_id == student.id,
+                                              Answer.turn == turn_of(rnd)))]
+    return team, mine
+
+
 def seconds_left(rnd, student=None):
     """Return the seconds left to answer by the server's clock (None: no timer)."""
     return machine.seconds_left(machine_round(rnd), now().timestamp(), student.extra_seconds if student else 0)
@@ -238,7 +253,7 @@ def controls(rnd):
 def submit(rnd, student, gap, card=None):
     """Record a student's placement, answer or team vote: exactly one per turn, and only when allowed."""
     try:
-        vote = machine.answer(machine_round(rnd), student and as_student(student), class_of(rnd), votes_of(rnd),
+        vote = machine.answer(machine_round(rnd), student and as_student(student), *class_around(rnd, student),
                               gap, card, now().timestamp())
     except machine.Refused as refused:
         raise AppError(403 if student is None or student.removed else 409, str(refused)) from refused

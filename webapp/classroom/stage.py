@@ -77,7 +77,7 @@ def hardest(rnd, context):
 
 def reveal_key(rnd, obs):
     """Return what changes exactly when something is revealed (the stage chimes then), or ''."""
-    if rnd.format in ("class_line", "class_diet", "quiz") and obs["phase"] == "revealed":
+    if obs.get("phase") == "revealed":  # a whole-class item (card, bin, question) just turned over
         return f"turn-{obs['turn']}"
     if rnd.format == "team" and obs["recent"]:
         last = obs["recent"][-1]
@@ -113,10 +113,10 @@ def stage_view(rnd):
             context["most_votes"] = max(context["votes"].values(), default=0)
         else:
             context["line"] = line_layout(len(obs["line"]))
-    elif rnd.format in ("quiz", "class_diet"):
-        context["most_votes"] = max(context["votes"].values(), default=0)
     elif rnd.format == "team":
         context["line"] = line_layout(len(obs["line"]))
+    else:
+        context["most_votes"] = max(context.get("votes", {}).values(), default=0)
     if rnd.status == "finished" and rnd.format != "self_paced":
         if rnd.format == "team":
             standing = sorted(obs["players"], key=lambda p: (p["status"] != "won", p["hand_size"], p["seat"]))
