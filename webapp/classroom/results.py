@@ -9,7 +9,8 @@ from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.classroom.rounds import active_students
 from webapp.extensions import db
 from webapp.filters import format_length, format_lifespan, format_mass
-from webapp.games import cardline, classbins, classline, livequiz
+from webapp.games import cardline, classline, livequiz
+from webapp.games import rounds as machine
 from webapp.models import Answer, Card, Game, Round, Student
 from webapp.play.store import observe
 
@@ -30,7 +31,8 @@ def answers_frame(rnd):
         frame["animal"] = frame["card"].map(lambda qid: questions[qid]["prompt"])
         frame["gap"] = [questions[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
         return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
-    frame["gap"] = bins_in_words(frame) if rnd.format == "class_diet" else places_in_words(rnd, frame)
+    bins = machine.FORMATS[rnd.format].view(rnd.state).get("bins")
+    frame["gap"] = bins_in_words(frame, bins) if bins else places_in_words(rnd, frame)
     frame["true_value"] = frame["card"].map(true_values(rnd, frame["card"]))
     return frame.rename(columns={"gap": "place"})
 
@@ -42,9 +44,9 @@ def team_names(rnd):
     return {player["seat"]: player["name"] for player in cardline.observation(rnd.state)["players"]}
 
 
-def bins_in_words(frame):
-    """Return, for each answer of a diet sort, the bin it chose in words."""
-    return [f"the {classbins.BINS[gap]} bin" if 0 <= gap < len(classbins.BINS) else None for gap in frame["gap"]]
+def bins_in_words(frame, bins):
+    """Return, for each answer of a sort into bins (diets), the bin it chose in words."""
+    return [f"the {bins[gap]} bin" if 0 <= gap < len(bins) else None for gap in frame["gap"]]
 
 
 def places_in_words(rnd, frame):
