@@ -4,17 +4,18 @@ Generic pages (webapp.play.views) and the games API look a game's adapter up by 
 in the spirit of CTFd's challenge types. An adapter reads a game only through its engine's observation.
 """
 
+from abc import ABC, abstractmethod
+
 from flask import request, url_for
 
 from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats, viewer_of
 from webapp.errors import AppError
-from webapp.games import GAMES
 from webapp.play import store
 
 
-class Adapter:
-    """A game as the web layer sees it; subclasses fill in what differs."""
+class Adapter(ABC):
+    """A game as the web layer sees it; each game's adapter gives its start, its moves and its board."""
 
     kind = ""
     title = ""
@@ -45,18 +46,13 @@ class Adapter:
         return f"This {self.title} belongs to another browser." if self.solo else \
             "This browser does not hold that seat in this game."
 
-    @property
-    def engine(self):
-        """Return the rules engine."""
-        return GAMES[self.kind]
-
     def new_form(self):
         """Return the set-up form, filled from the request."""
         return self.setup_form()
 
+    @abstractmethod
     def start(self, form):
         """Start a game from a validated set-up form; return (game, {seat: token})."""
-        raise NotImplementedError
 
     def viewer(self, game):
         """Return (viewer, pass_to): whose view this browser gets, or the seat to pass the device to first."""
@@ -73,13 +69,13 @@ class Adapter:
         """Return the form a move is posted with (None: the raw request form is read)."""
         return
 
+    @abstractmethod
     def action(self, game, seat, form):
         """Return the engine action a posted move asks for, or raise a 400 saying what is missing."""
-        raise NotImplementedError
 
+    @abstractmethod
     def context(self, game, viewer, form=None, error=None):
         """Return what the board (and the pass-the-device page) shows `viewer`."""
-        raise NotImplementedError
 
     def face_up(self, observation):
         """Return the slugs of the cards of the card database that an observation shows face up."""
