@@ -149,12 +149,13 @@ def top_students(rnd, limit=5):
     return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
 
 
-def rank_of(rnd, points):
-    """Return the rank a student with `points` holds in the round: one more than those with more points."""
-    scores = (select(func.count(Answer.id).label("points")).join(Student, Student.id == Answer.student_id)
-              .where(Answer.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
-              .group_by(Answer.student_id).subquery())
-    return 1 + db.session.scalar(select(func.count()).select_from(scores).where(scores.c.points > points))
+def scores(rnd):
+    """Return the points of every student in the round with a point or more, highest first (a rank is read off it)."""
+    points = func.count(Answer.id)
+    return [int(n) for n in db.session.scalars(
+        select(points).join(Student, Student.id == Answer.student_id)
+        .where(Answer.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
+        .group_by(Answer.student_id).order_by(points.desc()))]
 
 
 def card_report(rnd):

@@ -201,7 +201,12 @@ def class_of(rnd):
 
 def votes_of(rnd):
     """Return this turn's answers, first given first, as the machine sees them."""
-    return [machine.Vote(a.student_id, a.gap, a.card) for a in answers_for_turn(rnd)]
+    return [as_vote(a) for a in answers_for_turn(rnd)]
+
+
+def as_vote(answer):
+    """Return an answer row as the machine sees it."""
+    return machine.Vote(answer.student_id, answer.gap, answer.card)
 
 
 def class_around(rnd, student):
@@ -245,9 +250,11 @@ def captain(rnd, team):
     return next((s for s in active_students(rnd) if s.team == team), None)
 
 
-def controls(rnd):
-    """Return the controls the teacher may use now."""
-    return machine.controls(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp())
+def controls(rnd, answers=None):
+    """Return the controls the teacher may use now (`answers`: this turn's, when the caller has read them)."""
+    answers = answers_for_turn(rnd) if answers is None else answers
+    votes = [as_vote(a) for a in answers]
+    return machine.controls(machine_round(rnd), class_of(rnd), votes, now().timestamp())
 
 
 def submit(rnd, student, gap, card=None):

@@ -31,16 +31,17 @@ def control_label(rnd, action):
 def teacher_view(rnd):
     """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
     students = rounds.active_students(rnd)
-    context = {"round": rnd, "students": students, "formats": rounds.FORMATS,
-               "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused", "periods": {p.position: p for p in all_periods()},
-               "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd)],
+    turn_answers = rounds.answers_for_turn(rnd) if rnd.format != "self_paced" else []
+    context = {"round": rnd, "students": students, "formats": rounds.FORMATS, "seconds_left": rounds.seconds_left(rnd),
+               "turn_open": rounds.answering(rnd) or rnd.status == "paused",
+               "periods": {p.position: p for p in all_periods()},
+               "controls": [(action, control_label(rnd, action)) for action in rounds.controls(rnd, turn_answers)],
                "tie_rule": TIE_RULE if rnd.settings.get("team_mode") == "majority" else None, "full_page": False}
     fmt = machine.FORMATS[rnd.format]
     if rnd.format == "self_paced":
         context.update(results=results.self_paced_frame(rnd).to_dict("records"))
     else:
         observation = fmt.view(rnd.state)
-        turn_answers = rounds.answers_for_turn(rnd)
         revealed = observation.get("phase") == "revealed"
         context.update(obs=observation, answered=0 if revealed else len(turn_answers),
                        votes=dict(Counter(a.gap for a in turn_answers)) if revealed else {},

@@ -109,8 +109,11 @@ def build_shared_view(rnd, team):
     cards = cards_by_slug(screens.names_in(observation))
     for instance in [*periods, *cards.values()]:
         db.session.expunge(instance)
+    ranked = board_mode != "never" and not machine.FORMATS[rnd.format].teams and rnd.status != "lobby"
     return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
-            "leaderboard": results.top_students(rnd) if visible and not machine.FORMATS[rnd.format].teams else None}
+            "leaderboard": results.top_students(rnd) if visible and not machine.FORMATS[rnd.format].teams else None,
+            # Points move only at a reveal, which changes the version: a rank is read off these, per student.
+            "scores": results.scores(rnd) if ranked else None, "class_size": rounds.count_students(rnd)}
 
 
 def answer_on(answers, turn):
@@ -122,21 +125,21 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
-def my_standing(rnd, answers):
+def my_standing(answers, shared):
     """Return the student's points, and their rank among the class where the teacher shows rankings."""
     points = sum(1 for correct in answers.values() if correct)
-    ranked = rnd.settings.get("leaderboard", "every") != "never" and not machine.FORMATS[rnd.format].teams
-    return {"points": points, "rank": results.rank_of(rnd, points) if ranked and rnd.status != "lobby" else None,
-            "of": rounds.count_students(rnd)}
+    scores = shared["scores"]
+    rank = 1 + sum(1 for other in scores if other > points) if scores is not None else None
+    return {"points": points, "rank": rank, "of": shared["class_size"]}
 
 
 def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
     answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
+    shared = shared_view(rnd, student.team if rnd.format == "team" else None)
     context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
                "key": rnd.settings["characteristic"], "seconds_left": rounds.seconds_left(rnd, student),
-               "me": my_standing(rnd, answers),
-               **shared_view(rnd, student.team if rnd.format == "team" else None)}
+               "me": my_standing(answers, shared), **shared}
     observation = context["obs"]
     if not machine.FORMATS[rnd.format].teams:
         last = observation.get("last_reveal")
