@@ -3,6 +3,7 @@
 Pure data code: nothing here knows about Flask or the database.
 """
 
+import hashlib
 import math
 import re
 from pathlib import Path
@@ -25,6 +26,14 @@ class CardDataError(ValueError):
         self.path, self.row, self.column, self.problem = str(path), row, column, problem
         where = f"{path}" if row is None else f"{path}, row {row}"
         super().__init__(f"{where}, column {column!r}: {problem}")
+
+
+def data_digest(data_dir=DATA_DIR):
+    """Return a digest of every CSV file in `data_dir`: it changes whenever a card file does."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(data_dir).glob("*.csv")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def read_csv(path):
@@ -83,10 +92,13 @@ def read_deck(deck, data_dir=DATA_DIR, periods=None):
     frame = frame[columns].copy()
     _check_required(frame, deck, path)
     _check_text(frame, deck, path)
-    for column in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS:
+    for column in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS + schema.YEAR_NUMBERS:
         if column in frame.columns:
             frame[column] = _numbers(frame, column, path)
     _check_numbers(frame, path)
+    _check_ranges(frame, path)
+    _check_lists(frame, path)
+    _check_size_measures(frame, deck, path)
     if deck == "dinosaurs":
         _check_periods(frame, path, read_periods(data_dir) if periods is None else periods)
     _check_sources(frame, path)
@@ -113,7 +125,7 @@ def read_cards(data_dir=DATA_DIR):
 def write_deck(frame, deck, data_dir):
     """Write one deck's cards to its CSV file in `data_dir`, in the schema's column order."""
     out = frame[schema.DECK_COLUMNS[deck]].copy()
-    for column in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS:
+    for column in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS + schema.YEAR_NUMBERS:
         if column in out.columns:
             out[column] = out[column].map(format_number)
     path = Path(data_dir) / schema.DECK_FILES[deck]
@@ -224,6 +236,56 @@ def _check_numbers(frame, path):
             bad = frame[frame[column] < 0]
             if not bad.empty:
                 _fail(path, frame, bad.index[0], column, "cannot be negative (millions of years ago)")
+
+
+def _check_ranges(frame, path):
+    for index, row in frame.iterrows():
+        for column, (low, high) in schema.RANGES.items():
+            typical, ends = row[column], (row[low], row[high])
+            if not _filled(typical):
+                filled = [end for end, value in zip((low, high), ends, strict=True) if _filled(value)]
+                if filled:
+                    _fail(path, frame, index, filled[0], f"is filled but {column} is empty")
+                continue
+            for end, value in zip((low, high), ends, strict=True):
+                if not _filled(value):
+                    _fail(path, frame, index, end,
+                          f"is empty: give the range published estimates span around {column}")
+            if not ends[0] <= typical <= ends[1]:
+                _fail(path, frame, index, column,
+                      f"{typical:g} is outside its published range {ends[0]:g} to {ends[1]:g}")
+        for column in schema.EXPLAINED_WHEN_EMPTY:
+            if column in frame.columns and not _filled(row[column]) and f"{column} empty:" not in row["notes"]:
+                _fail(path, frame, index, "notes", f"must say why {column} is empty ('{column} empty: …')")
+        year = row.get("named_year")
+        if _filled(year) and not (1700 <= year <= 2100 and float(year).is_integer()):
+            _fail(path, frame, index, "named_year", f"{year:g} is not a year")
+
+
+def split_list(text):
+    """Split a list cell ('Asia; Europe') into its items."""
+    return [item.strip() for item in text.split(";") if item.strip()]
+
+
+def _check_lists(frame, path):
+    for column, allowed in schema.LISTS.items():
+        if column not in frame.columns:
+            continue
+        for index, text in frame[column].items():
+            items = split_list(text)
+            wrong = [item for item in items if allowed is not None and item not in allowed]
+            if wrong:
+                _fail(path, frame, index, column, f"{wrong[0]!r} is not one of: {', '.join(allowed)}")
+            if len(set(items)) != len(items):
+                _fail(path, frame, index, column, "names the same place twice")
+
+
+def _check_size_measures(frame, deck, path):
+    for index, row in frame.iterrows():
+        expected = schema.size_measure_for(deck, row["body_plan"])
+        if row["size_measure"] and row["size_measure"] != expected:
+            _fail(path, frame, index, "size_measure",
+                  f"{row['size_measure']!r}: every {row['body_plan']} in this deck is measured by {expected}")
 
 
 def _check_periods(frame, path, periods):

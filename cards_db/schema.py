@@ -13,11 +13,14 @@ DECK_COLUMNS = {
     "dinosaurs": [
         "slug", "common_name", "scientific_name", "group", "body_plan", "diet", "diet_detail",
         "first_period", "last_period", "first_appearance_ma", "last_appearance_ma",
-        "size_measure", "length_m", "mass_kg", "fact", "sources", "notes",
+        "size_measure", "length_m", "length_low_m", "length_high_m", "mass_kg", "mass_low_kg",
+        "mass_high_kg", "continents", "countries", "habitat", "name_meaning", "pronunciation",
+        "named_by", "named_year", "fact", "sources", "notes",
     ],
     "animals": [
         "slug", "common_name", "scientific_name", "group", "body_plan", "family", "diet",
-        "diet_detail", "size_measure", "length_m", "mass_kg", "lifespan_years", "iucn_status",
+        "diet_detail", "size_measure", "length_m", "length_low_m", "length_high_m", "mass_kg",
+        "mass_low_kg", "mass_high_kg", "lifespan_years", "continents", "habitat", "iucn_status",
         "fact", "sources", "notes",
     ],
 }
@@ -33,10 +36,29 @@ REQUIRED = {
 }
 
 # Numbers and the smallest value each may take (exclusive for sizes, inclusive for ages).
-POSITIVE_NUMBERS = ["length_m", "mass_kg", "lifespan_years"]
+POSITIVE_NUMBERS = ["length_m", "length_low_m", "length_high_m", "mass_kg", "mass_low_kg",
+                    "mass_high_kg", "lifespan_years"]
 AGE_NUMBERS = ["first_appearance_ma", "last_appearance_ma"]
+YEAR_NUMBERS = ["named_year"]
+# A typical value and the (low, high) ends of the range published estimates span.
+RANGES = {"length_m": ("length_low_m", "length_high_m"), "mass_kg": ("mass_low_kg", "mass_high_kg")}
+# A value left empty must say why in `notes`, as "<column> empty: <reason>".
+EXPLAINED_WHEN_EMPTY = ["length_m", "mass_kg", "lifespan_years"]
+LIST_SEPARATOR = "; "
+# Columns holding a list, and the values each may take (None: any text).
+LISTS = {
+    "continents": ["Africa", "Antarctica", "Asia", "Europe", "North America", "South America",
+                   "Oceania", "Atlantic Ocean", "Pacific Ocean", "Indian Ocean", "Arctic Ocean",
+                   "Southern Ocean"],
+    "countries": None,
+    "habitat": ["land", "sea", "fresh water", "air"],
+}
+CONTINENTS = LISTS["continents"][:7]
+HABITAT_WORDS = {"land": "on land", "sea": "in the sea", "fresh water": "in fresh water", "air": "in the air"}
 # Every filled value of these columns must name its source in the `sources` column.
-SOURCED = POSITIVE_NUMBERS + AGE_NUMBERS + ["iucn_status"]
+SOURCED = POSITIVE_NUMBERS + AGE_NUMBERS + YEAR_NUMBERS + [
+    "iucn_status", "continents", "countries", "habitat", "name_meaning", "pronunciation", "named_by",
+]
 
 GROUPS = {
     "dinosaurs": [
@@ -51,14 +73,14 @@ GROUPS = {
 
 BODY_PLANS = [
     "theropod", "sauropod", "ceratopsian", "ankylosaur", "stegosaur", "ornithopod",
-    "pachycephalosaur", "pterosaur", "bird", "ichthyosaur", "plesiosaur", "mosasaur",
+    "pachycephalosaur", "pterosaur", "bird", "flightless-bird", "ichthyosaur", "plesiosaur", "mosasaur",
     "crocodilian", "lizard", "snake", "turtle", "amphibian", "fish", "shark", "arthropod",
     "trilobite", "insect", "arachnid", "crustacean", "cephalopod", "mollusc", "worm", "synapsid",
     "mammal", "proboscidean", "whale", "primate", "human",
 ]
 
 # Silhouettes of animals drawn upright are scaled by height, all others by length.
-UPRIGHT_BODY_PLANS = {"human", "primate", "bird"}
+UPRIGHT_BODY_PLANS = {"human", "primate", "bird", "flightless-bird"}
 
 # The rulebook's diets and the sub-diets that belong to each.
 DIETS = {
@@ -69,8 +91,30 @@ DIETS = {
 
 SIZE_MEASURES = [
     "total length", "head-body length", "standing height", "shoulder height", "wingspan",
-    "shell diameter", "carapace length", "leg span", "mantle length",
+    "shell length", "carapace length", "mantle length",
 ]
+
+# Like with like: within a deck every card of one body plan is measured the same way.
+SIZE_MEASURE_BY_PLAN = {
+    "dinosaurs": {
+        "bird": "wingspan", "flightless-bird": "standing height", "pterosaur": "wingspan",
+        "insect": "wingspan", "mammal": "head-body length", "proboscidean": "shoulder height",
+        "human": "standing height", "primate": "standing height", "mollusc": "shell length",
+        "cephalopod": "shell length",
+    },
+    "animals": {
+        "bird": "standing height", "flightless-bird": "standing height",
+        "mammal": "head-body length", "primate": "head-body length", "human": "standing height",
+        "proboscidean": "head-body length", "mollusc": "shell length",
+        "cephalopod": "mantle length", "turtle": "carapace length",
+    },
+}
+DEFAULT_SIZE_MEASURE = "total length"
+
+
+def size_measure_for(deck, body_plan):
+    """Return the one measure a deck uses for cards of `body_plan`."""
+    return SIZE_MEASURE_BY_PLAN[deck].get(body_plan, DEFAULT_SIZE_MEASURE)
 
 IUCN_STATUSES = {
     "LC": "Least Concern",

@@ -1,10 +1,13 @@
 """The shipped card data: schema, coverage, physical sense, and sources for every number."""
 
+import math
+import re
+
 import pandas as pd
 import pytest
 
 from cards_db import read_cards
-from cards_db.schema import BODY_PLANS, SOURCED
+from cards_db.schema import BODY_PLANS, CONTINENTS, SOURCED
 from webapp.cards.silhouettes import FOLDER, shape
 
 PERIODS, CARDS = read_cards()
@@ -92,8 +95,120 @@ def test_every_filled_number_names_its_source():
                 assert column in named, (card["slug"], column)
 
 
-def test_five_or_more_prehistoric_cards_have_no_weight_as_science_allows():
-    assert DINOSAURS["mass_kg"].isna().sum() >= 1
+@pytest.mark.parametrize(("deck", "column"), [("dinosaurs", "mass_kg"), ("animals", "mass_kg"),
+                                              ("animals", "lifespan_years"), ("dinosaurs", "length_m"),
+                                              ("animals", "length_m")])
+def test_at_most_five_values_are_empty_per_deck_each_explained(deck, column):
+    cards = CARDS[CARDS["deck"] == deck]
+    empty = cards[cards[column].isna()]
+    assert len(empty) <= 5, list(empty["slug"])
+    for _, card in empty.iterrows():
+        assert f"{column} empty:" in card["notes"], card["slug"]
+
+
+@pytest.mark.parametrize(("column", "low", "high"), [("length_m", "length_low_m", "length_high_m"),
+                                                      ("mass_kg", "mass_low_kg", "mass_high_kg")])
+def test_every_typical_value_sits_inside_its_published_range(column, low, high):
+    known = CARDS.dropna(subset=[column])
+    assert known[low].notna().all() and known[high].notna().all()
+    outside = known[(known[column] < known[low]) | (known[column] > known[high])]
+    assert outside.empty, list(outside["slug"])
+
+
+def test_every_range_end_and_place_names_its_source():
+    from cards_db import parse_sources
+
+    for _, card in CARDS.iterrows():
+        named = {field for entry in parse_sources(card["sources"]) for field in entry["fields"]}
+        for column in ("length_low_m", "length_high_m", "mass_low_kg", "mass_high_kg", "continents", "habitat"):
+            if not pd.isna(card[column]) and card[column] != "":
+                assert column in named, (card["slug"], column)
+
+
+def test_every_card_says_where_and_how_it_lived():
+    assert (CARDS["continents"] != "").all(), list(CARDS[CARDS["continents"] == ""]["slug"])
+    assert (CARDS["habitat"] != "").all(), list(CARDS[CARDS["habitat"] == ""]["slug"])
+    for column in ("countries", "name_meaning", "pronunciation", "named_by"):
+        assert (DINOSAURS[column] != "").all(), (column, list(DINOSAURS[DINOSAURS[column] == ""]["slug"]))
+    assert DINOSAURS["named_year"].notna().all()
+    assert not set(DINOSAURS["continents"].str.split("; ").explode()) - set(CONTINENTS), "fossils are found on land"
+
+
+def test_one_measure_of_size_per_kind_of_animal_in_each_deck():
+    measures = CARDS.dropna(subset=["length_m"]).groupby(["deck", "body_plan"])["size_measure"].nunique()
+    assert (measures == 1).all(), measures[measures > 1]
+
+
+@pytest.mark.parametrize(("slug", "low", "high"), [
+    ("carcharodontosaurus", 5000, 15000), ("triceratops", 5000, 10000), ("iguanodon", 2500, 5000),
+])
+def test_masses_once_at_an_edge_now_sit_where_reviews_put_them(slug, low, high):
+    card = CARDS.set_index("slug").loc[slug]
+    assert low <= card["mass_kg"] <= high
+
+
+def test_maiasaura_is_dated_to_its_formation_not_a_bracket():
+    card = DINOSAURS.set_index("slug").loc["maiasaura"]
+    assert card["first_appearance_ma"] - card["last_appearance_ma"] < 5
+    assert card["last_appearance_ma"] <= 76.7 <= card["first_appearance_ma"] + 0.5
+
+
+def test_lifespans_are_whole_lives():
+    animals = ANIMALS.set_index("slug")
+    assert animals.loc["mayfly", "lifespan_years"] >= 1, "a mayfly's years as a nymph count"
+    assert animals.loc["periodical-cicada", "lifespan_years"] >= 13
+    assert animals.loc["greenland-shark", "lifespan_years"] >= 100
+
+
+UNITS = {"t": ("mass_kg", 1000), "tonnes": ("mass_kg", 1000), "tons": ("mass_kg", 1000), "kg": ("mass_kg", 1),
+         "g": ("mass_kg", 0.001), "m": ("length_m", 1), "metres": ("length_m", 1), "cm": ("length_m", 0.01),
+         "mm": ("length_m", 0.001), "years": ("lifespan_years", 1)}
+# A number about part of the animal, an egg or a young one is not about the card's value.
+PARTS = re.compile(r"skull|tooth|teeth|claw|egg|wing|neck|tail|head|jaw|leg|spine|sail|horn|frill|plate|"
+                   r"shell|tusk|arm|feather|fin\b|eye|baby|babies|hatchling|newborn|calf|young|tongue|heart|brain|"
+                   r"track|footprint|beak|antler|tentacle|body|crest|spike|bone|dive|deep|metres? (?:down|high)|"
+                   r"km|kilomet|day|night|litter|mile|away|jump|depth|fang|web|silk|prey|meal|hour|age|old|ago|"
+                   r"mouth|nose|bill|pouch|fur|hair|bite", re.IGNORECASE)
+NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)(?:\s*(?:to|-|–)\s*(\d[\d,]*(?:\.\d+)?))?\s*(t|tonnes|tons|kg|g|m|metres|cm|mm|years)\b")
+
+
+def quoted_values(fact):
+    """Yield (column, low, high) for each whole-animal number a fact quotes; "up to" bounds one side only."""
+    for clause in re.split(r"[;.,:]\s|\bbut\b|\band\b|\bwhile\b", fact):
+        if PARTS.search(clause):
+            continue
+        for match in NUMBER.finditer(clause):
+            column, scale = UNITS[match.group(3)]
+            first = float(match.group(1).replace(",", "")) * scale
+            last = float((match.group(2) or match.group(1)).replace(",", "")) * scale
+            before = clause[max(0, match.start() - 14):match.start()].lower()
+            if "up to" in before or "as much as" in before:
+                first = 0.0
+            elif "more than" in before or "over" in before or "at least" in before:
+                last = math.inf
+            yield column, first, last
+
+
+@pytest.mark.parametrize("slug", sorted(CARDS["slug"]))
+def test_a_fact_that_quotes_a_number_agrees_with_its_card(slug):
+    card = CARDS.set_index("slug").loc[slug]
+    ends = {"mass_kg": ("mass_low_kg", "mass_high_kg"), "length_m": ("length_low_m", "length_high_m")}
+    for column, first, last in quoted_values(card["fact"]):
+        if pd.isna(card.get(column)):
+            continue
+        low, high = (card[ends[column][0]], card[ends[column][1]]) if column in ends else (card[column], card[column])
+        # Rounded figures in words: allow a quarter either way.
+        assert first <= high * 1.25 and last >= low * 0.75, (card["fact"], column, low, high)
+
+
+def test_every_card_is_dated_by_the_ics_chart():
+    from cards_db.loader import period_of
+
+    for _, card in DINOSAURS.iterrows():
+        assert period_of(PERIODS, card["first_appearance_ma"], "first") == card["first_period"], card["slug"]
+        assert period_of(PERIODS, card["last_appearance_ma"], "last") == card["last_period"], card["slug"]
+    assert dict(zip(PERIODS["period"], PERIODS["start_ma"]))["Jurassic"] == 201.4
+    assert dict(zip(PERIODS["period"], PERIODS["end_ma"]))["Jurassic"] == 143.1
 
 
 @pytest.mark.parametrize("body_plan", sorted(set(CARDS["body_plan"])))

@@ -179,3 +179,48 @@ def test_grid_offers_the_unit_toggle(client):
     html = page(client, "/cards/?deck=animals")
     assert "units=imperial" in html
     assert " lb" in page(client, "/cards/?deck=animals&units=imperial")
+
+
+def test_card_page_gives_the_range_of_estimates_and_the_value_used(client):
+    html = page(client, "/cards/triceratops")
+    assert re.search(r"Published estimates: [\d.,]+ t to [\d.,]+ t; this card uses [\d.,]+ t\.", html)
+    assert re.search(r"Published estimates: [\d.,]+ m to [\d.,]+ m; this card uses [\d.,]+ m\.", html)
+    assert "m long" in html and "(total length)" in html
+
+
+def test_prehistoric_card_page_gives_its_name_place_and_habitat(client):
+    html = page(client, "/cards/stegosaurus")
+    assert re.search(r"Say it <strong class=\"pronunciation\">[A-Za-z-]+</strong>", html)
+    assert "The name means “" in html
+    assert re.search(r"Named by [^<]+ in 18\d\d\.", html)
+    assert "Fossils found in</dt><dd>North America" in html and "United States" in html
+    assert "On land" in html or "on land" in html
+
+
+def test_living_card_page_says_where_it_lives(client):
+    html = page(client, "/cards/blue-whale")
+    assert "Lives in</dt>" in html and "Ocean" in html and "in the sea" in html
+
+
+@pytest.mark.parametrize(("query", "present", "absent"), [
+    ("continent=Antarctica", "Cryolophosaurus", "Tyrannosaurus"),
+    ("continent=Oceania&deck=dinosaurs", "Diprotodon", "Tyrannosaurus"),
+    ("habitat=air&deck=dinosaurs", "Pteranodon", "Tyrannosaurus"),
+    ("habitat=sea&deck=dinosaurs&per_page=100", "Mosasaurus", "Triceratops"),
+])
+def test_encyclopedia_filters_by_continent_and_habitat(client, query, present, absent):
+    html = page(client, f"/cards/?{query}")
+    assert present in html and f">{absent}<" not in html
+
+
+@pytest.mark.parametrize("query", ["continent=Atlantis", "habitat=space"])
+def test_unknown_place_or_habitat_is_an_error_beside_the_field(client, query):
+    html = page(client, f"/cards/?{query}", status=400)
+    assert "Not a valid choice" in html or "not one of" in html
+
+
+def test_api_card_lists_places_and_ranges(client):
+    data = client.get("/api/cards/tyrannosaurus").get_json()
+    assert "North America" in data["continents"] and "land" in data["habitat"]
+    assert data["mass_low_kg"] <= data["mass_kg"] <= data["mass_high_kg"]
+    assert data["named_year"] == 1905

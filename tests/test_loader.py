@@ -141,3 +141,61 @@ def test_cli_reports_lists_open_reports(client, runner):
     client.post("/cards/tyrannosaurus", data={"field": "weight", "message": "The weight looks too high to me."})
     result = runner.invoke(args=["cards", "reports"])
     assert "tyrannosaurus [weight]" in result.output
+
+
+def edit_card(data_dir, file, slug, **cells):
+    """Set cells of the card with `slug`; return the line of the file it sits on."""
+    path = data_dir / file
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    index = frame.index[frame["slug"] == slug][0]
+    for column, value in cells.items():
+        frame.loc[index, column] = value
+    frame.to_csv(path, index=False)
+    return index + 2
+
+
+@pytest.mark.parametrize(("file", "slug", "cells", "column", "message"), [
+    ("dinosaurs.csv", "tyrannosaurus", {"mass_low_kg": "20000"}, "mass_kg", "outside its published range"),
+    ("dinosaurs.csv", "tyrannosaurus", {"length_high_m": "1"}, "length_m", "outside its published range"),
+    ("dinosaurs.csv", "tyrannosaurus", {"mass_high_kg": ""}, "mass_high_kg", "give the range published estimates span"),
+    ("dinosaurs.csv", "tyrannosaurus", {"mass_kg": "", "notes": ""}, "mass_low_kg", "is filled but mass_kg is empty"),
+    ("dinosaurs.csv", "tyrannosaurus", {"mass_kg": "", "mass_low_kg": "", "mass_high_kg": "", "notes": ""},
+     "notes", "must say why mass_kg is empty"),
+    ("dinosaurs.csv", "tyrannosaurus", {"continents": "North America; Atlantis"}, "continents", "'Atlantis' is not one of"),
+    ("dinosaurs.csv", "tyrannosaurus", {"habitat": "space"}, "habitat", "'space' is not one of"),
+    ("dinosaurs.csv", "tyrannosaurus", {"named_year": "1905.5"}, "named_year", "is not a year"),
+    ("dinosaurs.csv", "tyrannosaurus", {"size_measure": "standing height"}, "size_measure", "every theropod in this deck is measured by total length"),
+    ("dinosaurs.csv", "tyrannosaurus", {"sources": "length_m, length_low_m, length_high_m, mass_kg, mass_low_kg, mass_high_kg, "
+                                                   "first_appearance_ma, last_appearance_ma, named_year, countries, habitat, "
+                                                   "name_meaning, pronunciation, named_by: a book"},
+     "sources", "no source is given for continents"),
+    ("animals.csv", "lion", {"lifespan_years": "", "notes": ""}, "notes", "must say why lifespan_years is empty"),
+    ("animals.csv", "lion", {"size_measure": "total length"}, "size_measure", "every mammal in this deck is measured by head-body length"),
+])
+def test_ranges_places_and_measures_are_checked(data_dir, file, slug, cells, column, message):
+    line = edit_card(data_dir, file, slug, **cells)
+    with pytest.raises(CardDataError) as caught:
+        read_cards(data_dir)
+    assert caught.value.column == column, str(caught.value)
+    assert message in str(caught.value)
+    assert f"{file}, row {line} (card '{slug}')" in str(caught.value)
+
+
+def test_cli_load_refuses_a_range_that_misses_the_typical_value(app, runner, data_dir):
+    line = edit_card(data_dir, "dinosaurs.csv", "stegosaurus", mass_high_kg="10")
+    result = runner.invoke(args=["cards", "load", "--data-dir", str(data_dir)])
+    assert result.exit_code != 0
+    assert f"dinosaurs.csv, row {line}" in result.output and "'mass_kg'" in result.output
+
+
+def test_changed_card_files_are_loaded_on_the_next_start(app, data_dir, monkeypatch):
+    from cards_db import loader
+    from webapp import database
+
+    edit_card(data_dir, "dinosaurs.csv", "tyrannosaurus", fact="A new fact.")
+    monkeypatch.setattr(loader.data_digest, "__defaults__", (data_dir,))
+    monkeypatch.setattr(database.load_cards, "__defaults__", (data_dir,))
+    with app.app_context():
+        assert db.session.scalar(select(Card.fact).where(Card.slug == "tyrannosaurus")) != "A new fact."
+        database.init_database()
+        assert db.session.scalar(select(Card.fact).where(Card.slug == "tyrannosaurus")) == "A new fact."

@@ -56,6 +56,36 @@ def test_all_mode_counts_cards_in_their_true_place_and_equal_values_may_swap():
     assert pr.result(state)["score"] == 2
 
 
+OVERLAPPING = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 8.0}
+RANGES = {"a": [0.8, 1.2], "b": [1.5, 3.5], "c": [2.5, 4.0], "d": [7.0, 9.0]}
+
+
+def test_line_mode_accepts_either_order_when_estimates_overlap_and_says_so():
+    state = pr.new_game({"mode": "line", "count": 3, "cards": OVERLAPPING, "ranges": RANGES}, 1)
+    state.update(cards=["a", "c", "b", "d"], line=["a"], next=1)
+    state = pr.apply(state, 0, {"gap": 1})  # c after a: right
+    state = pr.apply(state, 0, {"gap": 2})  # b after c: wrong by the typical values, but 1.5-3.5 overlaps 2.5-4
+    assert state["answers"][-1] == {**state["answers"][-1], "right": True, "close": True}
+    assert state["line"] == ["a", "b", "c"]  # the line still shows the typical values' order
+    state = pr.apply(state, 0, {"gap": 0})  # d before a: wrong by every estimate
+    assert state["answers"][-1]["right"] is False and state["answers"][-1]["close"] is False
+    assert pr.result(state)["score"] == 2
+
+
+def test_all_mode_accepts_overlapping_neighbours_swapped_but_not_a_sure_mistake():
+    state = pr.new_game({"mode": "all", "count": 4, "cards": OVERLAPPING, "ranges": RANGES}, 1)
+    state = pr.apply(state, 0, {"cards": ["a", "c", "b", "d"]})
+    assert [(a["right"], a["close"]) for a in state["answers"]] == [(True, False), (True, True), (True, True), (True, False)]
+    state = pr.new_game({"mode": "all", "count": 4, "cards": OVERLAPPING, "ranges": RANGES}, 1)
+    state = pr.apply(state, 0, {"cards": ["b", "a", "c", "d"]})
+    assert [a["right"] for a in state["answers"]] == [False, False, True, True]
+
+
+def test_ranges_that_miss_their_card_are_refused():
+    with pytest.raises(InvalidConfig, match="range"):
+        pr.new_game({"mode": "line", "count": 3, "cards": OVERLAPPING, "ranges": {**RANGES, "a": [2, 3]}}, 1)
+
+
 def test_bins_mode():
     cards = {"rex": "carnivore", "trike": "herbivore", "bear": "omnivore"}
     state = pr.new_game({"mode": "bins", "count": 3, "cards": cards}, 2)
@@ -172,3 +202,30 @@ def test_bad_practice_setup(client, data, message):
     form = {"deck": "dinosaurs", "characteristic": "mass", "count": "5", "mode": "line", **data}
     response = client.post("/play/practice/new", data=form)
     assert response.status_code == 400 and message in response.get_data(as_text=True)
+
+
+def test_practice_stores_published_ranges_and_says_too_close_to_call(games, app, client):
+    url = games.practice(client, characteristic="mass", count="20")
+    state = games.state(url)
+    assert set(state["ranges"]) == set(state["cards"])
+    # Place each card where it is wrong by the typical values but no estimate rules it out, if there is one.
+    for _ in range(20):
+        state = games.state(url)
+        card, line = state["cards"][state["next"]], state["line"]
+        first, last = pr._right_gaps(state, card)
+        close = [gap for gap in range(len(line) + 1) if not first <= gap <= last
+                 and not any(pr.surely_less(state, card, c) for c in line[:gap])
+                 and not any(pr.surely_less(state, c, card) for c in line[gap:])]
+        client.post(url + "/answer", data={"gap": str(close[0] if close else first)})
+        if close:
+            html = client.get(url).get_data(as_text=True)
+            assert "too close to call: estimates overlap" in html
+            assert games.state(url)["answers"][-1]["right"] is True
+            return
+    pytest.fail("twenty cards gave no close call")
+
+
+def test_a_line_by_size_says_what_each_size_measures(games, client):
+    url = games.practice(client, characteristic="length", count="5")
+    html = client.get(url).get_data(as_text=True)
+    assert re.search(r'class="line-value">[\d.,]+ (?:m|cm|mm) (?:long|tall|wingspan|shell)', html)

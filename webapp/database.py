@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from cards_db import loader, schema
 from webapp.extensions import db
-from webapp.models import Card, Extinction, MistakeReport, Period
+from webapp.models import Card, CardData, Extinction, MistakeReport, Period
 
 # Any fixed number: all app processes agree on it to take the same PostgreSQL lock.
 SCHEMA_LOCK_KEY = 7_201_400
@@ -72,7 +72,8 @@ def init_database():
             stamp()
         else:
             upgrade()
-        if db.session.scalar(select(Card.id).limit(1)) is None:
+        # New card files (an upgrade, or a fresh database) are loaded once, by whichever process gets here first.
+        if db.session.scalar(select(CardData.digest)) != loader.data_digest():
             load_cards()
 
 
@@ -107,10 +108,13 @@ def load_cards(data_dir=loader.DATA_DIR):
     for record in cards.to_dict("records"):
         card = existing_cards.pop(record["slug"], None) or Card()
         for column in columns:
-            setattr(card, column, _clean(record.get(column)))
+            value = _clean(record.get(column))
+            setattr(card, column, int(value) if value is not None and column in schema.YEAR_NUMBERS else value)
         db.session.add(card)
     for stale in existing_cards.values():
         db.session.delete(stale)
+    db.session.execute(delete(CardData))
+    db.session.add(CardData(digest=loader.data_digest(data_dir)))
     db.session.commit()
     return {"periods": len(periods), "cards": len(cards)}
 
@@ -122,7 +126,8 @@ def cards_frame(deck):
     frame = pd.DataFrame(
         [{column: getattr(card, column) for column in columns} for card in rows], columns=columns
     )
-    text_columns = [c for c in columns if c not in schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS]
+    numbers = schema.POSITIVE_NUMBERS + schema.AGE_NUMBERS + schema.YEAR_NUMBERS
+    text_columns = [c for c in columns if c not in numbers]
     frame[text_columns] = frame[text_columns].fillna("")
     return frame
 

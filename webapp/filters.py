@@ -122,6 +122,22 @@ def format_ma(ma):
     return f"{significant(ma * 1_000_000, 2)} years ago"
 
 
+MEASURE_WORDS = {
+    "total length": "long", "head-body length": "long (head and body)", "standing height": "tall",
+    "shoulder height": "tall at the shoulder", "wingspan": "wingspan", "shell length": "shell",
+    "carapace length": "shell (carapace)", "mantle length": "body (mantle)",
+}
+
+
+def measure_word(size_measure):
+    """Say in a word or two what a card's size measures, to follow the number ('12 m long').
+
+    >>> measure_word("standing height")
+    'tall'
+    """
+    return MEASURE_WORDS.get(size_measure, "")
+
+
 def linked_citation(entry):
     """Return a source's citation as HTML, its web address shown as a short link to its host."""
     text, url = entry["citation"], entry["url"]
@@ -165,6 +181,8 @@ def init_app(app):
         ma=format_ma,
         significant=significant,
         linked_citation=linked_citation,
+        measure_word=measure_word,
+        habitat_words=schema.HABITAT_WORDS.get,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
     )

@@ -6,13 +6,17 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text,
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cards_db import parse_sources
+from cards_db.loader import split_list
 from webapp.extensions import db
 
 API_FIELDS = [
     "slug", "deck", "common_name", "scientific_name", "group", "diet", "diet_detail",
     "first_period", "last_period", "first_appearance_ma", "last_appearance_ma", "length_m",
-    "mass_kg", "lifespan_years", "family", "iucn_status", "fact", "sources",
+    "length_low_m", "length_high_m", "mass_kg", "mass_low_kg", "mass_high_kg", "lifespan_years",
+    "family", "iucn_status", "name_meaning", "pronunciation", "named_by", "named_year", "fact",
+    "sources",
 ]
+LIST_FIELDS = ["continents", "countries", "habitat"]
 
 
 class Period(db.Model):
@@ -62,8 +66,19 @@ class Card(db.Model):
     last_appearance_ma: Mapped[float | None] = mapped_column(Float)
     size_measure: Mapped[str | None] = mapped_column(String(40))
     length_m: Mapped[float | None] = mapped_column(Float)
+    length_low_m: Mapped[float | None] = mapped_column(Float)
+    length_high_m: Mapped[float | None] = mapped_column(Float)
     mass_kg: Mapped[float | None] = mapped_column(Float)
+    mass_low_kg: Mapped[float | None] = mapped_column(Float)
+    mass_high_kg: Mapped[float | None] = mapped_column(Float)
     lifespan_years: Mapped[float | None] = mapped_column(Float)
+    continents: Mapped[str | None] = mapped_column(Text)
+    countries: Mapped[str | None] = mapped_column(Text)
+    habitat: Mapped[str | None] = mapped_column(String(60))
+    name_meaning: Mapped[str | None] = mapped_column(Text)
+    pronunciation: Mapped[str | None] = mapped_column(String(120))
+    named_by: Mapped[str | None] = mapped_column(Text)
+    named_year: Mapped[int | None] = mapped_column(Integer)
     iucn_status: Mapped[str | None] = mapped_column(String(2))
     fact: Mapped[str] = mapped_column(Text)
     sources: Mapped[str] = mapped_column(Text)
@@ -74,10 +89,15 @@ class Card(db.Model):
         """Return the parsed sources: fields, citation and link of each."""
         return parse_sources(self.sources)
 
+    def items(self, field):
+        """Return a list field ('continents', 'countries', 'habitat') as a list."""
+        return split_list(getattr(self, field) or "")
+
     def to_dict(self):
         """Return the card as the API shows it."""
         data = {name: getattr(self, name) for name in API_FIELDS}
         data["sources"] = self.source_entries
+        data.update({name: self.items(name) for name in LIST_FIELDS})
         data["size_measure"] = self.size_measure
         data["body_plan"] = self.body_plan
         return data
@@ -136,6 +156,14 @@ class Extinction(db.Model):
     period_ending: Mapped[str] = mapped_column(String(40))
     explanation: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(Text)
+
+
+class CardData(db.Model):
+    """Which version of the card files the database holds: the digest of the files last loaded."""
+
+    __tablename__ = "card_data"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64))
 
 
 class CardSet(db.Model):

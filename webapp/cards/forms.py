@@ -29,6 +29,10 @@ class CardFilterForm(FlaskForm):
     period = SelectField("Period", validators=[blank_or_choice])
     diet = SelectField("Diet", validators=[blank_or_choice])
     group = SelectField("Group", validators=[blank_or_choice])
+    continent = SelectField("Where", choices=options(((c, c) for c in schema.LISTS["continents"]), "Anywhere"),
+                            validators=[blank_or_choice])
+    habitat = SelectField("Habitat", choices=options(((h, h.capitalize()) for h in schema.LISTS["habitat"]),
+                                                     "Any habitat"), validators=[blank_or_choice])
     min_length = FloatField("Size from (m)", validators=[Optional(), finite, NumberRange(min=0, max=1000)])
     max_length = FloatField("Size to (m)", validators=[Optional(), finite, NumberRange(min=0, max=1000)])
     min_mass = FloatField("Weight from (kg)", validators=[Optional(), finite, NumberRange(min=0, max=1e6)])

@@ -3,6 +3,7 @@
 from flask import abort
 from sqlalchemy import or_, select
 
+from cards_db.schema import RANGES
 from webapp.cards.characteristics import CHARACTERISTICS, problem
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -29,6 +30,10 @@ def card_query(filters):
     for name in ("deck", "diet", "group"):
         if filters.get(name):
             query = query.where(getattr(Card, name) == filters[name])
+    for name, column in (("continent", Card.continents), ("habitat", Card.habitat)):
+        if filters.get(name):
+            # A list cell is "A; B": pad it so only a whole item matches.
+            query = query.where(("; " + column + "; ").contains(f"; {filters[name]}; ", autoescape=True))
     if filters.get("period"):
         period = db.session.get(Period, filters["period"])
         query = query.where(Card.first_appearance_ma > period.end_ma,
@@ -75,6 +80,18 @@ def card_values(deck, characteristic):
         return {c.slug: positions[c.first_period] for c in cards if c.first_period in positions}
     column = CHARACTERISTICS[characteristic]["column"]
     return {c.slug: getattr(c, column) for c in cards if getattr(c, column) is not None}
+
+
+def card_ranges(deck, characteristic):
+    """Return {slug: [low, high]} of the published estimates, for characteristics that have ranges."""
+    column = CHARACTERISTICS.get(characteristic, {}).get("column")
+    ends = RANGES.get(column)
+    if not ends:
+        return {}
+    low, high = (getattr(Card, end) for end in ends)
+    rows = db.session.execute(select(Card.slug, low, high).where(
+        Card.deck == deck, low.is_not(None), high.is_not(None)))
+    return {slug: [lo, hi] for slug, lo, hi in rows}
 
 
 def diets(deck):

@@ -10,6 +10,11 @@ Three modes, one player (seat 0):
 - ``bins``: one card at a time into carnivore, herbivore or omnivore.
 
 Score = right answers; the streak counts right answers in a row.
+
+Fairness: a config may give each card the (low, high) range published estimates span. A placement
+that is wrong by the typical values but that no range contradicts (every card it was put after
+could be lighter, every card it was put before could be heavier) counts as right and is marked
+``close``: too close to call, because the estimates overlap.
 """
 
 import random
@@ -36,12 +41,16 @@ def new_game(config, seed):
         raise InvalidConfig(f"There are not enough cards with a known value for {count} cards.")
     if mode == "bins" and not set(cards.values()) <= set(DIET_BINS):
         raise InvalidConfig("Diet bins need each card's diet: carnivore, herbivore or omnivore.")
+    ranges = config.get("ranges") or {}
+    if not isinstance(ranges, dict) or not all(_is_range(ranges[c], cards[c]) for c in ranges if c in cards):
+        raise InvalidConfig("Each range must be [low, high] around the card's value.")
     chosen = random.Random(seed).sample(sorted(cards), dealt)
     return {
         "game": NAME,
         "mode": mode,
         "characteristic": config.get("characteristic", ""),
         "values": {card: cards[card] for card in chosen},
+        "ranges": {card: list(ranges[card]) for card in chosen if card in ranges},
         "cards": chosen,
         "line": chosen[:1] if mode == "line" else [],
         "next": 1 if mode == "line" else 0,
@@ -49,6 +58,22 @@ def new_game(config, seed):
         "streak": 0,
         "best_streak": 0,
     }
+
+
+def _is_range(pair, value):
+    return (isinstance(pair, list | tuple) and len(pair) == 2
+            and all(isinstance(x, int | float) and not isinstance(x, bool) for x in pair)
+            and pair[0] <= value <= pair[1])
+
+
+def _span(state, card):
+    value = state["values"][card]
+    return state.get("ranges", {}).get(card, (value, value))
+
+
+def surely_less(state, a, b):
+    """Say whether every published estimate puts card `a` below card `b`."""
+    return _span(state, a)[1] < _span(state, b)[0]
 
 
 def current_player(state):
@@ -123,10 +148,14 @@ def apply(state, player, action):
         answer = {"card": card, "answer": action["diet"], "right": right, "value": state["values"][card]}
     else:
         first, last = _right_gaps(state, card)
-        right = first <= action["gap"] <= last
+        gap = action["gap"]
+        exact = first <= gap <= last
+        close = not exact and not any(surely_less(state, card, c) for c in state["line"][:gap]) \
+            and not any(surely_less(state, c, card) for c in state["line"][gap:])
+        right = exact or close
         # The card joins the line where it belongs, so the line always shows the truth.
         state["line"] = state["line"][:first] + [card] + state["line"][first:]
-        answer = {"card": card, "answer": action["gap"], "right": right,
+        answer = {"card": card, "answer": gap, "right": right, "close": close,
                   "value": state["values"][card], "right_gaps": [first, last]}
     state["answers"].append(answer)
     return _count(state, [right])
@@ -134,13 +163,17 @@ def apply(state, player, action):
 
 def _apply_order(state, order):
     true_values = sorted(state["values"][card] for card in order)
-    answers = [
-        {"card": card, "answer": position, "right": state["values"][card] == true_values[position],
-         "value": state["values"][card],
-         "right_positions": [bisect_left(true_values, state["values"][card]),
-                             bisect_right(true_values, state["values"][card]) - 1]}
-        for position, card in enumerate(order)
-    ]
+    answers = []
+    for position, card in enumerate(order):
+        exact = state["values"][card] == true_values[position]
+        # The places no published estimate rules out: after every card surely below it, before every one surely above.
+        below = sum(surely_less(state, other, card) for other in order)
+        above = sum(surely_less(state, card, other) for other in order)
+        close = not exact and below <= position <= len(order) - 1 - above
+        answers.append({"card": card, "answer": position, "right": exact or close, "close": close,
+                        "value": state["values"][card],
+                        "right_positions": [bisect_left(true_values, state["values"][card]),
+                                            bisect_right(true_values, state["values"][card]) - 1]})
     line = sorted(order, key=lambda card: (state["values"][card], order.index(card)))
     state = {**state, "answers": answers, "line": line}
     return _count(state, [a["right"] for a in answers])
@@ -193,13 +226,17 @@ def hidden(state, viewer=0):
 
 
 EXAMPLE_VALUES = {"c1": 0.5, "c2": 1.25, "c3": 1.25, "c4": 2.0, "c5": 3.5, "c6": 6.0}
+EXAMPLE_RANGES = {"c1": [0.4, 0.6], "c2": [1.0, 1.5], "c3": [0.9, 2.2], "c4": [1.8, 2.5], "c5": [3.0, 4.0],
+                  "c6": [5.0, 7.0]}
 EXAMPLE_DIETS = {"c1": "carnivore", "c2": "herbivore", "c3": "omnivore", "c4": "herbivore", "c5": "carnivore"}
 
 
 def example_configs():
     """Return small valid set-ups for tests, one per mode, over made-up cards."""
     return [
-        {"mode": "line", "count": 4, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass"},
-        {"mode": "all", "count": 5, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass"},
+        {"mode": "line", "count": 4, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass",
+         "ranges": dict(EXAMPLE_RANGES)},
+        {"mode": "all", "count": 5, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass",
+         "ranges": dict(EXAMPLE_RANGES)},
         {"mode": "bins", "count": 4, "cards": dict(EXAMPLE_DIETS), "characteristic": "diet"},
     ]

@@ -4,17 +4,21 @@ Pure code over plain card dicts (no Flask, no database). A question is a JSON-sa
 {"id", "kind", "prompt", "options": [{"id", "text"}], "answer": option id (or, for ordering, the
 option ids in order), "explanation"}.
 
-Fairness: no question compares a value that is unknown; compared sizes and weights must differ by
-more than published estimates do among themselves (a factor of 1.5 for weights, 1.25 for sizes),
-and sizes are compared only when measured the same way (total length with total length);
+Fairness: no question compares a value that is unknown; two sizes or weights are compared only
+when the ranges their published estimates span do not overlap (the heavier one is heavier by every
+estimate), and sizes only when measured the same way (total length with total length);
 "who lived earlier" needs first appearances at least 5 million years (and 10%) apart; "did they
-meet" is asked only when the fossil ranges overlap by more than the dating margin or are apart by
-more than it. Difficulty is how close the compared values are.
+meet" is asked only of cards whose places and habitats are known, and only when the fossil ranges
+overlap by more than the dating margin or are apart by more than it. They met when they lived at
+the same time, on the same continent and in the same habitat. Difficulty is how close the compared
+values are.
 """
 
 import itertools
 import math
 import random
+
+from cards_db import schema
 
 KINDS = {
     "earlier": "Which lived earlier?",
@@ -31,7 +35,7 @@ DIFFICULTY = {  # the ratio band (largest / smallest) that makes a comparison ea
     "medium": (3.0, 10.0),
     "hard": (1.0, 3.0),
 }
-MIN_RATIO = {"mass_kg": 1.5, "length_m": 1.25}
+RANGE_ENDS = {"mass_kg": ("mass_low_kg", "mass_high_kg"), "length_m": ("length_low_m", "length_high_m")}
 DATING_MARGIN_MA = 5.0
 TRIES = 200
 
@@ -50,14 +54,25 @@ def _options(cards, rng, text=lambda c: c["common_name"]):
     return [{"id": c["slug"], "text": text(c)} for c in order]
 
 
+def _span(card, field):
+    low, high = RANGE_ENDS[field]
+    return card.get(low) or card[field], card.get(high) or card[field]
+
+
+def surely_less(a, b, field):
+    """Say whether every published estimate puts card `a` below card `b`."""
+    return _span(a, field)[1] < _span(b, field)[0]
+
+
 def _ratio_ok(a, b, field, difficulty):
     # Sizes are compared only when measured the same way (a wingspan is not a body length).
     if field == "length_m" and a.get("size_measure") != b.get("size_measure"):
         return False
+    if not (surely_less(a, b, field) or surely_less(b, a, field)):
+        return False
     low, high = sorted((a[field], b[field]))
-    ratio = high / low
     floor, ceiling = DIFFICULTY[difficulty]
-    return ratio >= MIN_RATIO[field] and floor <= ratio < ceiling
+    return floor <= high / low < ceiling
 
 
 def _pair(cards, rng, test):
@@ -95,8 +110,12 @@ def _earlier(cards, rng, difficulty):
                            f"{b['common_name']} {_ma(b['first_appearance_ma'])}."}
 
 
+def _shared(a, b, field):
+    return [item for item in a.get(field) or [] if item in (b.get(field) or [])]
+
+
 def _met(cards, rng, difficulty):
-    dated = [c for c in cards if c.get("first_appearance_ma") is not None]
+    dated = [c for c in cards if c.get("first_appearance_ma") is not None and c.get("continents") and c.get("habitat")]
 
     def separation(a, b):
         # Positive: years apart; negative: years of overlap.
@@ -113,13 +132,40 @@ def _met(cards, rng, difficulty):
         return DATING_MARGIN_MA < apart <= 15 or apart < -DATING_MARGIN_MA
 
     a, b = _pair(dated, rng, fair)
-    met = separation(a, b) < 0
-    options = [{"id": "yes", "text": "Yes, they lived at the same time"},
+    options = [{"id": "yes", "text": "Yes, they could have met"},
                {"id": "no", "text": "No, they never met"}]
+    answer, reason = met_verdict(a, b, separation(a, b) < 0)
     return {"prompt": f"Did {a['common_name']} and {b['common_name']} ever meet?", "options": options,
-            "answer": "yes" if met else "no",
-            "explanation": f"{a['common_name']}: {_ma(a['first_appearance_ma'])} to {_ma(a['last_appearance_ma'])}; "
-                           f"{b['common_name']}: {_ma(b['first_appearance_ma'])} to {_ma(b['last_appearance_ma'])}."}
+            "answer": answer, "explanation": reason}
+
+
+def _when(card):
+    return f"{_ma(card['first_appearance_ma'])} to {_ma(card['last_appearance_ma'])}".replace(
+        " million years ago to ", " to ")
+
+
+def met_verdict(a, b, same_time):
+    """Return ("yes" or "no", the reason in words): time first, then place, then habitat."""
+    name_a, name_b = a["common_name"], b["common_name"]
+    if not same_time:
+        older, younger = sorted((a, b), key=lambda c: -c["first_appearance_ma"])
+        return "no", (f"No: they lived at different times. {older['common_name']} lived {_when(older)}, "
+                      f"{younger['common_name']} {_when(younger)}.")
+    places = _shared(a, b, "continents")
+    if not places:
+        return "no", (f"No: they lived at the same time but far apart. {name_a}'s fossils are found in "
+                      f"{_list(a['continents'])}, {name_b}'s in {_list(b['continents'])}.")
+    habitats = _shared(a, b, "habitat")
+    if not habitats:
+        return "no", (f"No: they lived at the same time and both are found in {_list(places)}, but {name_a} "
+                      f"lived {_list(a['habitat'], schema.HABITAT_WORDS)} and {name_b} {_list(b['habitat'], schema.HABITAT_WORDS)}.")
+    return "yes", (f"Yes: both lived at the same time ({name_a} {_when(a)}, {name_b} {_when(b)}), "
+                   f"both are found in {_list(places)}, and both lived {_list(habitats, schema.HABITAT_WORDS)}.")
+
+
+def _list(items, words=None):
+    items = [words.get(i, i) if words else i for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _diet(cards, rng, difficulty):
@@ -166,7 +212,7 @@ def _order(cards, rng, difficulty, field="mass_kg"):
     known = [c for c in cards if c.get(field)]
     for _ in range(TRIES):
         chosen = sorted(rng.sample(known, 4), key=lambda c: c[field])
-        if all(b[field] / a[field] >= MIN_RATIO[field] for a, b in itertools.pairwise(chosen)):
+        if all(surely_less(a, b, field) for a, b in itertools.pairwise(chosen)):
             return {"prompt": "Put these animals in order, lightest first.",
                     "options": _options(chosen, rng), "answer": [c["slug"] for c in chosen], "order": True,
                     "explanation": "; ".join(f"{c['common_name']}: {_weight(c[field])}" for c in chosen) + "."}

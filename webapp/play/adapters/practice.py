@@ -4,7 +4,7 @@
 from flask import request
 
 from webapp.cards.characteristics import CHARACTERISTICS
-from webapp.cards.queries import all_periods, card_values, cards_by_slug, diets
+from webapp.cards.queries import all_periods, card_ranges, card_values, cards_by_slug, diets
 from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats
 from webapp.errors import AppError
@@ -19,11 +19,12 @@ DAILY_CARDS = 8
 
 def start_practice(deck, characteristic, count, mode, seed=None, label="practice", gate=None):
     """Start a solo sorting challenge; `characteristic` 'diet' sorts into diet bins; `gate` names a check on moves."""
+    ranges = {}
     if characteristic == "diet":
         values, mode = diets(deck), "bins"
     else:
-        values = card_values(deck, characteristic)
-    config = {"cards": values, "count": count, "mode": mode, "characteristic": characteristic}
+        values, ranges = card_values(deck, characteristic), card_ranges(deck, characteristic)
+    config = {"cards": values, "ranges": ranges, "count": count, "mode": mode, "characteristic": characteristic}
     settings = {"deck": deck, "characteristic": characteristic, "count": count, "label": label,
                 **({"gate": gate} if gate else {})}
     return store.create_game("practice", config, [{"name": "You", "kind": "human"}], mode, settings, seed)
