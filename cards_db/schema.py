@@ -79,8 +79,8 @@ BODY_PLANS = [
     "mammal", "proboscidean", "whale", "primate", "human",
 ]
 
-# Silhouettes of animals drawn upright are scaled by height, all others by length.
-UPRIGHT_BODY_PLANS = {"human", "primate", "bird", "flightless-bird"}
+# Silhouettes of animals measured by a height are scaled by height, all others by length.
+HEIGHT_MEASURES = {"standing height", "shoulder height"}
 
 # The rulebook's diets and the sub-diets that belong to each.
 DIETS = {

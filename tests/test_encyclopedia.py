@@ -73,9 +73,9 @@ def test_living_animal_shows_lifespan_and_risk(client):
 
 def test_units_toggle_switches_to_imperial_and_is_remembered(client):
     metric = page(client, "/cards/tyrannosaurus")
-    assert re.search(r"\d m <span class=\"measure\">", metric)
+    assert re.search(r"\d m long <span class=\"measure\">", metric)
     imperial = page(client, "/cards/tyrannosaurus?units=imperial")
-    assert re.search(r"\d ft <span class=\"measure\">", imperial)
+    assert re.search(r"\d ft long <span class=\"measure\">", imperial)
     assert "tons" in imperial
     remembered = page(client, "/cards/stegosaurus")
     assert " ft " in remembered
@@ -193,13 +193,13 @@ def test_prehistoric_card_page_gives_its_name_place_and_habitat(client):
     assert re.search(r"Say it <strong class=\"pronunciation\">[A-Za-z-]+</strong>", html)
     assert "The name means “" in html
     assert re.search(r"Named by [^<]+ in 18\d\d\.", html)
-    assert "Fossils found in</dt><dd>North America" in html and "United States" in html
+    assert "<dt>Where</dt><dd>Fossils found in North America" in html and "United States" in html
     assert "On land" in html or "on land" in html
 
 
 def test_living_card_page_says_where_it_lives(client):
     html = page(client, "/cards/blue-whale")
-    assert "Lives in</dt>" in html and "Ocean" in html and "in the sea" in html
+    assert "<dt>Where</dt><dd>Lives in" in html and "Ocean" in html and "in the sea" in html
 
 
 @pytest.mark.parametrize(("query", "present", "absent"), [

@@ -65,7 +65,7 @@ def test_line_mode_accepts_either_order_when_estimates_overlap_and_says_so():
     state.update(cards=["a", "c", "b", "d"], line=["a"], next=1)
     state = pr.apply(state, 0, {"gap": 1})  # c after a: right
     state = pr.apply(state, 0, {"gap": 2})  # b after c: wrong by the typical values, but 1.5-3.5 overlaps 2.5-4
-    assert state["answers"][-1] == {**state["answers"][-1], "right": True, "close": True}
+    assert state["answers"][-1] == {**state["answers"][-1], "right": True, "close": True, "passed": ["c"]}
     assert state["line"] == ["a", "b", "c"]  # the line still shows the typical values' order
     state = pr.apply(state, 0, {"gap": 0})  # d before a: wrong by every estimate
     assert state["answers"][-1]["right"] is False and state["answers"][-1]["close"] is False

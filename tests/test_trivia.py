@@ -15,7 +15,7 @@ from webapp.learn import trivia
 PERIODS_FRAME, CARDS_FRAME = read_cards()
 PERIODS = list(PERIODS_FRAME["period"])
 LISTS = ("continents", "countries", "habitat")
-CARDS = [{k: split_list(v) if k in LISTS else (None if pd.isna(v) or v == "" else v) for k, v in row.items()}
+CARDS = [{k: split_list(v if isinstance(v, str) else "") if k in LISTS else (None if pd.isna(v) or v == "" else v) for k, v in row.items()}
          for row in CARDS_FRAME.to_dict("records")]
 BY_SLUG = {c["slug"]: c for c in CARDS}
 DINOSAURS_DECK = [c for c in CARDS if c["deck"] == "dinosaurs"]

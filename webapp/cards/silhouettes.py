@@ -6,7 +6,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from cards_db.schema import UPRIGHT_BODY_PLANS
+from cards_db.schema import HEIGHT_MEASURES
 
 FOLDER = Path(__file__).parents[1] / "static" / "silhouettes"
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -34,10 +34,10 @@ def silhouette(body_plan, color, label):
     ).format(x, y, w, h, label, color, label, Markup(inner))
 
 
-def drawn_size(body_plan, size_m):
+def drawn_size(body_plan, size_m, measure):
     """Return the (width, height) in metres of the drawing of an animal of measured size."""
     (_, _, w, h), _ = shape(body_plan)
-    if body_plan in UPRIGHT_BODY_PLANS:
+    if measure in HEIGHT_MEASURES:
         return size_m * w / h, size_m
     return size_m, size_m * h / w
 
@@ -50,8 +50,8 @@ def comparison(card, width=640, height=240, gap_m=0.3):
     """Return an SVG of the card's animal beside a 1.8 m person, both to scale; None if no size."""
     if not card.length_m:
         return None
-    human = drawn_size("human", HUMAN_HEIGHT_M)
-    animal = drawn_size(card.body_plan, card.length_m)
+    human = drawn_size("human", HUMAN_HEIGHT_M, "standing height")
+    animal = drawn_size(card.body_plan, card.length_m, card.size_measure)
     gap = max(gap_m, 0.1 * max(human[0], animal[0]))
     scale = min((width - 20) / (human[0] + gap + animal[0]), (height - 30) / max(human[1], animal[1]))
     # The person's label is written above the head and runs to the right: the animal starts after it.

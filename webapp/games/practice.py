@@ -154,8 +154,10 @@ def apply(state, player, action):
             and not any(surely_less(state, c, card) for c in state["line"][gap:])
         right = exact or close
         # The card joins the line where it belongs, so the line always shows the truth.
+        # The cards it was put on the wrong side of: for a close call, those whose estimates overlap its own.
+        passed = state["line"][gap:first] if gap < first else state["line"][last:gap]
         state["line"] = state["line"][:first] + [card] + state["line"][first:]
-        answer = {"card": card, "answer": gap, "right": right, "close": close,
+        answer = {"card": card, "answer": gap, "right": right, "close": close, "passed": passed,
                   "value": state["values"][card], "right_gaps": [first, last]}
     state["answers"].append(answer)
     return _count(state, [right])
