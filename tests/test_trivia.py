@@ -160,3 +160,8 @@ def test_quiz_engine_refuses_tampered_answers(action, message):
         qz.apply(qz.new_game({"questions": questions}), 0, action)
     with pytest.raises(InvalidConfig):
         qz.new_game({"questions": []})
+
+
+def test_did_they_meet_is_never_asked_of_living_animals_and_never_crashes():
+    animals = [c for c in CARDS if c["deck"] == "animals"]
+    assert trivia.quiz(["met", "earlier"], animals, 10, seed=3, periods=PERIODS) == []

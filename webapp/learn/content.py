@@ -87,9 +87,10 @@ def fill(text):
             number = getattr(card, field)
             if number is None:
                 return "unknown"
-            return {"length_m": lambda v: format_length(v, units), "mass_kg": lambda v: format_mass(v, units),
-                    "lifespan_years": format_lifespan, "first_appearance_ma": format_ma,
-                    "last_appearance_ma": format_ma}[field](number)
+            length, mass = (lambda v: format_length(v, units)), (lambda v: format_mass(v, units))
+            return {"length_m": length, "length_low_m": length, "length_high_m": length, "mass_kg": mass,
+                    "mass_low_kg": mass, "mass_high_kg": mass, "lifespan_years": format_lifespan,
+                    "first_appearance_ma": format_ma, "last_appearance_ma": format_ma}[field](number)
         if kind == "period":
             period = db.session.get(Period, args[0])
             if period is None:

@@ -11,13 +11,16 @@ from webapp.learn import trivia
 from webapp.models import Card
 
 CARD_FIELDS = ["slug", "deck", "common_name", "group", "diet", "diet_detail", "first_period", "first_appearance_ma",
-               "last_appearance_ma", "length_m", "mass_kg", "size_measure"]
+               "last_appearance_ma", "length_m", "length_low_m", "length_high_m", "mass_kg", "mass_low_kg",
+               "mass_high_kg", "size_measure"]
+LIST_FIELDS = ["continents", "habitat"]
 
 
 def card_dicts(deck):
     """Return the cards of a deck ('both' for all) as plain dicts for the question generator."""
     query = select(Card) if deck == "both" else select(Card).where(Card.deck == deck)
-    return [{field: getattr(card, field) for field in CARD_FIELDS} for card in db.session.scalars(query)]
+    return [{**{field: getattr(card, field) for field in CARD_FIELDS}, **{field: card.items(field) for field in LIST_FIELDS}}
+            for card in db.session.scalars(query)]
 
 
 def draw(settings):

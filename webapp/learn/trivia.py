@@ -76,6 +76,8 @@ def _ratio_ok(a, b, field, difficulty):
 
 
 def _pair(cards, rng, test):
+    if len(cards) < 2:
+        raise NoQuestion
     for _ in range(TRIES):
         a, b = rng.sample(cards, 2)
         if test(a, b):
