@@ -142,6 +142,8 @@ def _met(cards, rng, difficulty):
 
 
 def _when(card):
+    if card["first_appearance_ma"] == card["last_appearance_ma"]:
+        return f"about {_ma(card['first_appearance_ma'])}"
     return f"{_ma(card['first_appearance_ma'])} to {_ma(card['last_appearance_ma'])}".replace(
         " million years ago to ", " to ")
 
