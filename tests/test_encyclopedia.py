@@ -224,3 +224,27 @@ def test_api_card_lists_places_and_ranges(client):
     assert "North America" in data["continents"] and "land" in data["habitat"]
     assert data["mass_low_kg"] <= data["mass_kg"] <= data["mass_high_kg"]
     assert data["named_year"] == 1905
+
+
+@pytest.mark.parametrize("query", ["T. rex", "T-rex", "trex", "t rex", "Tyranosaurus", "TYRANNOSAURUS"])
+def test_search_finds_tyrannosaurus_by_nickname_case_or_small_typo(client, query):
+    html = page(client, f"/cards/?q={query}")
+    tiles = re.findall(r'class="card-tile".*?href="/cards/([\w-]+)"', html, flags=re.DOTALL)
+    assert tiles and tiles[0] == "tyrannosaurus", tiles[:5]
+
+
+def test_search_ranks_whole_words_and_the_group_before_parts_of_words(client):
+    html = page(client, "/cards/?q=bird&per_page=100")
+    names = re.findall(r'href="/cards/([\w-]+)"', html)
+    tiles = [n for n in dict.fromkeys(names) if n not in ("",)]
+    groups = {"seven-spot-ladybird": "insect", "goliath-birdeater": "arachnid"}
+    first_part_only = min(tiles.index(slug) for slug in groups)
+    assert tiles.index("bald-eagle") < first_part_only and tiles.index("ostrich") < first_part_only
+
+
+def test_home_leads_a_student_to_practice_the_daily_challenge_and_the_quiz_in_one_tap(client):
+    html = page(client, "/")
+    start = html.index('id="on-your-own"')
+    own = html[start:html.index("</section>", start)]
+    for href in ('href="/play/practice/new"', 'href="/play/practice/daily"', 'href="/quiz/new"'):
+        assert href in own

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webapp.extensions import db
+from webapp.learn import trivia
 from webapp.models import Game
 
 JSON = st.recursive(
@@ -238,3 +239,45 @@ def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form
         assert response.status_code < 500, (url, form)
     response = live["student"].post(f"/r/{live['code']}/answer", data=form)
     assert response.status_code < 500, form
+
+
+SETTING_COUNTS = st.sampled_from(["3", "8", "20", "2", "21", "", "abc", "²"])
+
+
+@FUZZ
+@given(kinds=st.sets(st.sampled_from([*trivia.KINDS, "nonsense"])), deck=st.sampled_from(["dinosaurs", "animals", "both", "x"]),
+       difficulty=st.sampled_from(["easy", "medium", "hard", "x"]), count=SETTING_COUNTS)
+def test_every_quiz_setting_gives_a_quiz_or_an_error_beside_the_field(client, kinds, deck, difficulty, count):
+    response = client.post("/quiz/new", data={"kinds": sorted(kinds), "deck": deck, "difficulty": difficulty, "count": count})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
+    if response.status_code == 400:
+        assert 'class="field-error"' in response.get_data(as_text=True) or "error" in response.get_data(as_text=True)
+    else:
+        assert client.get(response.headers["Location"]).status_code == 200
+
+
+@FUZZ
+@given(deck=st.sampled_from(["dinosaurs", "animals", "x"]),
+       characteristic=st.sampled_from(["mass", "length", "period", "lifespan", "diet", "x"]),
+       mode=st.sampled_from(["line", "all", "x"]), count=SETTING_COUNTS)
+def test_every_practice_setting_starts_or_explains(client, deck, characteristic, mode, count):
+    response = client.post("/play/practice/new", data={"deck": deck, "characteristic": characteristic, "mode": mode,
+                                                        "count": count})
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
+    if response.status_code == 302:
+        assert client.get(response.headers["Location"]).status_code == 200
+
+
+@FUZZ
+@given(deck=st.sampled_from(["dinosaurs", "animals", "x"]),
+       characteristic=st.sampled_from(["mass", "length", "period", "lifespan", "x"]),
+       hand_size=SETTING_COUNTS, players=st.sampled_from(["1", "2", "4", "8", "9", "x"]),
+       kinds=st.lists(st.sampled_from(["human", "easy", "medium", "hard", "x"]), min_size=8, max_size=8))
+def test_every_cardline_setting_starts_or_explains(client, deck, characteristic, hand_size, players, kinds):
+    data = {"deck": deck, "characteristic": characteristic, "hand_size": hand_size, "players": players}
+    data.update({f"seats-{i}-name": f"P{i}" for i in range(8)})
+    data.update({f"seats-{i}-kind": kind for i, kind in enumerate(kinds)})
+    response = client.post("/play/cardline/new", data=data)
+    assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
+    if response.status_code == 302:
+        assert client.get(response.headers["Location"]).status_code == 200

@@ -94,3 +94,18 @@ def test_live_quiz_round_for_the_class(classroom, app, client):
     csv = client.get(url + "/results.csv").get_data(as_text=True)
     assert csv.splitlines()[0] == "turn,nickname,team,question_id,question,answer,correct,seconds"
     assert len(csv.strip().splitlines()) == 3
+
+
+@pytest.mark.parametrize("kinds", [["period"], ["earlier", "heavier"], ["not_dinosaur", "met"]])
+def test_prehistoric_questions_about_living_animals_are_explained_beside_the_field(client, kinds):
+    response = client.post("/quiz/new", data={"kinds": kinds, "deck": "animals", "difficulty": "easy", "count": "5"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "can only be asked about prehistoric animals" in html and "did not make sense" not in html
+
+
+@pytest.mark.parametrize("kind", ["not_dinosaur", "order", "diet"])
+def test_the_number_of_questions_asked_for_is_the_number_given(games, client, kind):
+    url = games.quiz(client, kinds=(kind,), count="10")
+    html = client.get(url).get_data(as_text=True)
+    assert re.search(r"[Qq]uestion 1 of 10\b", html), re.findall(r"[Qq]uestion \d+ of \d+", html)

@@ -198,3 +198,30 @@ def test_plotly_js_is_served_locally_gzipped_and_cached_for_a_year(client):
 
 def test_figures_json_parses(client):
     json.loads(client.get("/api/figures/timeline").get_data(as_text=True))
+
+
+@pytest.mark.parametrize("cards", ["Tyrannosaurus, Triceratops", "t. rex,TRICERATOPS", "Tyrannosaurus rex, Stegosaurus",
+                                   "Tyranosaurus,stegosaurus"])
+def test_compare_boxes_take_names_in_any_case_and_nicknames(client, cards):
+    response = client.get("/timeline/gap", query_string={"cards": cards})
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert "Tyrannosaurus" in response.get_data(as_text=True)
+
+
+def test_gap_page_has_one_box_per_animal_with_a_suggestion_list(client):
+    html = client.get("/timeline/gap?cards=stegosaurus&cards=Tyrannosaurus").get_data(as_text=True)
+    assert html.count('list="card-names"') == 3 and '<datalist id="card-names">' in html
+    assert '<option value="Blue whale">' in html and 'value="Stegosaurus"' in html
+
+
+@pytest.mark.parametrize("kind", ["sizes", "weights"])
+def test_charts_take_names_and_an_added_animal(client, kind):
+    response = client.get(f"/charts/{kind}", query_string=[("cards", "Blue whale, african bush elephant"), ("cards", "Human")])
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'value="Blue whale, African bush elephant, Human"' in html
+    assert '<datalist id="card-names">' in html
+
+
+def test_an_unknown_name_gets_a_404_with_a_suggestion(client):
+    response = client.get("/timeline/gap", query_string={"cards": "Stegosaurus, Tricerotopsis"})
+    assert response.status_code == 404 and "Did you mean Triceratops?" in response.get_data(as_text=True)

@@ -1,14 +1,16 @@
 """Finding cards: the one query behind the encyclopedia page and the API, and the cards games are dealt from."""
 
 from flask import abort
-from sqlalchemy import or_, select
+from sqlalchemy import case, false, func, or_, select
 
-from cards_db.schema import RANGES
+from cards_db.schema import GROUPS, RANGES
 from webapp.cards.characteristics import CHARACTERISTICS, problem
+from webapp.cards.names import find_slug, normalise
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Card, Period
 
+GROUP_WORDS = {group for deck in GROUPS.values() for group in deck}
 SORT_COLUMNS = {
     "name": Card.common_name,
     "scientific_name": Card.scientific_name,
@@ -22,11 +24,9 @@ SORT_COLUMNS = {
 
 def card_query(filters):
     """Return a select of the cards matching validated filter values (a dict)."""
-    query = select(Card)
+    query, relevance = select(Card), None
     if filters.get("q"):
-        text = filters["q"]
-        query = query.where(or_(Card.common_name.icontains(text, autoescape=True),
-                                Card.scientific_name.icontains(text, autoescape=True)))
+        query, relevance = search(query, filters["q"])
     for name in ("deck", "diet", "group"):
         if filters.get(name):
             query = query.where(getattr(Card, name) == filters[name])
@@ -45,7 +45,25 @@ def card_query(filters):
             query = query.where(compare(filters[name]))
     column = SORT_COLUMNS[filters.get("sort") or "name"]
     ordered = column.desc() if filters.get("order") == "desc" else column.asc()
-    return query.order_by(ordered.nulls_last(), Card.common_name)
+    # A search lists the best matches first: the card named, then whole words, then the group, then parts of words.
+    first = [relevance] if relevance is not None else []
+    return query.order_by(*first, ordered.nulls_last(), Card.common_name)
+
+
+def search(query, text):
+    """Return (query narrowed to cards matching `text`, a relevance to order by: 0 is best)."""
+    words = normalise(text)
+    named = find_slug(text)
+    group = words[:-1] if words.endswith("s") and words[:-1] in GROUP_WORDS else words
+    names = (Card.common_name, Card.scientific_name)
+    part = or_(*(name.icontains(text.strip(), autoescape=True) for name in names))
+    whole = or_(*(or_(func.lower(name) == words, func.lower(name).startswith(words + " ", autoescape=True),
+                      func.lower(name).endswith(" " + words, autoescape=True),
+                      func.lower(name).contains(" " + words + " ", autoescape=True)) for name in names))
+    in_group = Card.group == group
+    exact = Card.slug == named if named else false()
+    relevance = case((exact, 0), (whole, 1), (in_group, 2), else_=3)
+    return query.where(or_(exact, part, whole, in_group)), relevance
 
 
 def get_card(slug):

@@ -30,6 +30,8 @@ KINDS = {
     "not_dinosaur": "Which of these is not a dinosaur?",
     "order": "Put them in order",
 }
+# Kinds that need a card's dates or group: only prehistoric animals can be asked them.
+PREHISTORIC_KINDS = {"earlier", "period", "met", "not_dinosaur"}
 DIFFICULTY = {  # the ratio band (largest / smallest) that makes a comparison easy, medium or hard
     "easy": (10.0, math.inf),
     "medium": (3.0, 10.0),
@@ -274,7 +276,8 @@ def quiz(kinds, cards, count, seed, difficulty="medium", periods=(), bank=()):
                 continue
         else:
             break
-        key = q["prompt"]
+        # The same wording ("Which of these is not a dinosaur?") may ask about other animals.
+        key = (q["prompt"], tuple(sorted(o["id"] for o in q["options"])))
         if key in seen:
             continue
         seen.add(key)

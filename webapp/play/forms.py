@@ -17,6 +17,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from webapp.common.forms import DeckForm, SeatForm, SeatsForm, options
+from webapp.learn import trivia
 
 
 class NewCardlineForm(DeckForm, SeatsForm):
@@ -140,6 +141,15 @@ class NewQuizForm(FlaskForm):
     def __init__(self, *args, kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.kinds.choices = options(kinds)
+
+    def validate_kinds(self, field):
+        if self.deck.data != "animals":
+            return
+        labels = [label for value, label in trivia.KINDS.items() if value in (field.data or ()) and value in trivia.PREHISTORIC_KINDS]
+        if labels:
+            raise ValidationError(f"{' and '.join(repr(label) for label in labels)} can only be asked about prehistoric "
+                                  "animals: choose prehistoric animals or both decks, or untick "
+                                  f"{'it' if len(labels) == 1 else 'them'}.")
 
 
 class QuizAnswerForm(FlaskForm):

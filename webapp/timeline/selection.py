@@ -5,6 +5,7 @@ from flask import url_for
 from sqlalchemy import select
 
 from webapp.cards.forms import CardFilterForm
+from webapp.cards.names import find_slug, name_index, suggestion
 from webapp.cards.queries import all_periods, card_query
 from webapp.common.forms import whole_number
 from webapp.errors import AppError
@@ -54,13 +55,33 @@ def cards_by_slugs(slugs):
     return [found[s] for s in slugs]
 
 
+def slugs_named(names):
+    """Return the slugs of the cards named (any case, nicknames, small typos), each once; 404 for an unknown name."""
+    index = name_index()
+    slugs = []
+    for name in names:
+        slug = find_slug(name, index)
+        if slug is None:
+            close = suggestion(name, index)
+            hint = f" Did you mean {index_name(close)}?" if close else ""
+            raise AppError(404, f"There is no card called {name!r}.{hint}")
+        slugs.append(slug)
+    return list(dict.fromkeys(slugs))
+
+
+def index_name(key):
+    """Write a normalised name for people: 't rex' -> 'T Rex'."""
+    return key.title()
+
+
 def selected_cards(args, default=DEFAULT_CARDS):
     """Return the cards a request chose: by name list, saved set, a round, a filter, or the default."""
-    if args.get("cards"):
-        slugs = list(dict.fromkeys(s.strip() for s in args["cards"].split(",") if s.strip()))
-        if len(slugs) > MAX_CARDS:
-            raise AppError(400, f"Choose at most {MAX_CARDS} cards; {len(slugs)} were asked for.")
-        return cards_by_slugs(slugs)
+    asked = ",".join(args.getlist("cards")) if hasattr(args, "getlist") else args.get("cards", "")
+    if asked.strip(", "):
+        wanted = [s.strip() for s in asked.split(",") if s.strip()]
+        if len(wanted) > MAX_CARDS:
+            raise AppError(400, f"Choose at most {MAX_CARDS} cards; {len(wanted)} were asked for.")
+        return cards_by_slugs(slugs_named(wanted))
     if args.get("set"):
         set_id = whole_number(args["set"])
         card_set = db.session.get(CardSet, set_id) if set_id is not None else None

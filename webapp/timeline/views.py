@@ -4,6 +4,7 @@ from flask import abort, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from webapp.cards.forms import CardFilterForm
+from webapp.cards.names import common_names
 from webapp.cards.queries import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -34,8 +35,16 @@ def timeline():
     context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
                "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
                "extinctions": extinction_frame().to_dict("records"), "scale": request.args.get("scale", "linear"),
-               "figure_url": url_for("timeline.timeline_json", **request.args), "error": figure_error}
+               "figure_url": url_for("timeline.timeline_json", **query_args()), "error": figure_error}
     return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
+
+
+def query_args():
+    """Return the query string as keyword arguments, the animals typed in several boxes joined into one list."""
+    args = request.args.to_dict()
+    if "cards" in request.args:
+        args["cards"] = ",".join(name for name in request.args.getlist("cards") if name.strip())
+    return args
 
 
 @bp.post("/timeline/sets")
@@ -60,7 +69,7 @@ def gap():
     if not 2 <= len(dated) <= 3:
         raise AppError(400, "Pick two or three prehistoric animals to compare.")
     sentences = figures.gap_sentences(card_frame(dated))
-    return render_template("timeline/gap.html", cards=dated, left_out=left_out, sentences=sentences,
+    return render_template("timeline/gap.html", cards=dated, left_out=left_out, sentences=sentences, names=common_names(),
                            figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in dated),
                                               scale=request.args.get("scale", "linear")))
 
@@ -86,5 +95,5 @@ def chart(kind):
     if kind not in ("sizes", "weights"):
         abort(404, description="There are size and weight charts: /charts/sizes and /charts/weights.")
     cards, left_out = chart_cards(request.args, "length_m" if kind == "sizes" else "mass_kg")
-    return render_template("timeline/chart.html", kind=kind, cards=cards, left_out=left_out,
-                           figure_url=url_for(f"timeline.{kind}_json", **request.args))
+    return render_template("timeline/chart.html", kind=kind, cards=cards, left_out=left_out, names=common_names(),
+                           figure_url=url_for(f"timeline.{kind}_json", **query_args()))
