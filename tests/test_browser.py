@@ -470,3 +470,25 @@ def test_dinoblivion_says_while_the_searching_computer_plays(browser, live_serve
     assert said.startswith("Rex (the searching computer player) may be playing its turn") and "5 to 20 seconds" in said
     page.get_by_role("heading", name="Mia, your turn").wait_for()
     assert status.inner_text() == ""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("mode", ["line", "all"])
+def test_a_finished_practice_fits_a_phone_with_every_column_of_its_review(browser, live_server, mode):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server}/play/practice/new")
+    page.select_option("#deck", "dinosaurs")
+    page.select_option("#characteristic", "mass")
+    page.select_option("#mode", mode)
+    page.fill("#count", "5")
+    page.click("#submit")
+    # With a mouse, a click on a gap places the card at once; all at once is sent with its button.
+    answer = page.locator("label.gap" if mode == "line" else "button:has-text('Check my order')")
+    while answer.count():
+        with page.expect_navigation():
+            answer.first.click()
+    assert page.locator("text=You scored").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    right = page.locator("table.review td[data-label='Right?']").first.bounding_box()
+    assert right["x"] + right["width"] <= 390
+    page.close()

@@ -127,3 +127,27 @@ def test_game_over_page_names_the_winner(games, app, client):
 def test_page_titles_are_plain_text(client, url):
     title = re.search(r"<title>(.*?)</title>", client.get(url).get_data(as_text=True), re.DOTALL).group(1)
     assert "<" not in title and len(title) < 80
+
+
+def test_play_again_keeps_the_seats_names_and_settings(games, client):
+    url = games.cardline(client, kinds=("human", "hard", "easy"), characteristic="length", deck="animals")
+    html = client.get(url).get_data(as_text=True)
+    game_id = url.rsplit("/", 1)[1]
+    again = client.get(f"/play/cardline/new?again={game_id}").get_data(as_text=True)
+    assert f'href="/play/cardline/new?again={game_id}"' in html or "Play again" not in html
+    assert re.search(r'id="players"[^>]*value="3"', again)
+    assert 'value="P1"' in again and 'value="P2"' in again
+    assert re.search(r'<option selected value="hard">|<option value="hard" selected>', again)
+    assert re.search(r'<option selected value="animals">|<option value="animals" selected>', again)
+
+
+def test_practise_again_and_another_quiz_keep_their_settings(games, client):
+    url = games.practice(client, characteristic="length", count="7", mode="all")
+    again = client.get(f"/play/practice/new?again={url.rsplit('/', 1)[1]}").get_data(as_text=True)
+    assert re.search(r'id="count"[^>]*value="7"', again)
+    assert re.search(r'<option selected value="all">|<option value="all" selected>', again)
+    url = games.quiz(client, kinds=("diet",), count="5")
+    again = client.get(f"/quiz/new?again={url.rsplit('/', 1)[1]}").get_data(as_text=True)
+    assert re.search(r'checked[^>]*value="diet"|value="diet"[^>]*checked', again)
+    assert re.search(r'id="count"[^>]*value="5"', again)
+    assert client.get("/quiz/new?again=nonsense").status_code == 200

@@ -47,8 +47,20 @@ class Adapter(ABC):
             "This browser does not hold that seat in this game."
 
     def new_form(self):
-        """Return the set-up form, filled from the request."""
-        return self.setup_form()
+        """Return the set-up form, filled from the request, or with an earlier game's settings ("Play again")."""
+        return self.setup_form(data=self.again()) if request.method == "GET" else self.setup_form()
+
+    def again(self):
+        """Return the set-up form data that starts the game `?again=<id>` names again, or {}."""
+        try:
+            earlier = store.get_game(request.args["again"]) if request.args.get("again") else None
+        except AppError:
+            return {}  # a mistyped link: start from the usual settings
+        return self.again_data(earlier) if earlier is not None and earlier.kind == self.kind else {}
+
+    def again_data(self, game):
+        """Return the set-up form data that starts `game` again (the same settings and seats)."""
+        return {}
 
     @abstractmethod
     def start(self, form):

@@ -41,6 +41,10 @@ class CardlineAdapter(Adapter):
         return start_cardline(form.deck.data, form.characteristic.data, form.hand_size.data, seats,
                               "hotseat" if humans > 1 else "computer")
 
+    def again_data(self, game):
+        return {**game.settings, "players": len(game.seats),
+                "seats": [{"name": seat["name"], "kind": seat["kind"]} for seat in game.seats]}
+
     def move_form(self, game, viewer):
         return PlaceForm() if request.method == "POST" else PlaceForm(formdata=None)
 

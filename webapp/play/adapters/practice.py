@@ -51,7 +51,12 @@ class PracticeAdapter(SoloAdapter):
     def new_form(self):
         # The query string may preselect the deck and characteristic (links from lessons and cards).
         preset = {name: request.args[name] for name in ("deck", "characteristic") if name in request.args}
-        return PracticeForm(**preset)
+        return PracticeForm(**{**self.again(), **preset})
+
+    def again_data(self, game):
+        settings = game.settings
+        return {"deck": settings["deck"], "characteristic": settings["characteristic"], "count": settings["count"],
+                "mode": "all" if game.mode == "all" else "line"}
 
     def start(self, form):
         return start_practice(form.deck.data, form.characteristic.data, form.count.data, form.mode.data)

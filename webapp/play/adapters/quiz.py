@@ -15,7 +15,8 @@ def start_quiz(settings):
     """Create a quiz for one browser from its settings; return (game, {seat: token})."""
     questions = quizzes.draw(settings)
     return store.create_game("quiz", {"questions": questions, "title": settings["title"]},
-                             [{"name": "You", "kind": "human"}], "quiz", {"title": settings["title"]})
+                             [{"name": "You", "kind": "human"}], "quiz",
+                             {key: settings[key] for key in ("title", "kinds", "deck", "difficulty", "count") if key in settings})
 
 
 def answer_form(observation, formdata=None):
@@ -35,7 +36,10 @@ class QuizAdapter(SoloAdapter):
     setup_form = NewQuizForm
 
     def new_form(self):
-        return NewQuizForm(kinds=trivia.KINDS.items())
+        return NewQuizForm(kinds=trivia.KINDS.items(), data=self.again())
+
+    def again_data(self, game):
+        return {key: game.settings[key] for key in ("kinds", "deck", "difficulty", "count") if key in game.settings}
 
     def start(self, form):
         return start_quiz({"title": "Trivia quiz", "kinds": form.kinds.data, "count": form.count.data,
