@@ -89,6 +89,14 @@ DIETS = {
     "omnivore": [],
 }
 
+# What each diet word means, in words a child reads.
+DIET_WORDS = {
+    "carnivore": "eats other animals", "herbivore": "eats plants", "omnivore": "eats plants and animals",
+    "piscivore": "eats mostly fish", "insectivore": "eats mostly insects",
+    "scavenger": "eats animals that are already dead", "frugivore": "eats fruit", "folivore": "eats leaves",
+    "granivore": "eats seeds", "nectarivore": "drinks nectar from flowers", "lignivore": "eats wood",
+}
+
 SIZE_MEASURES = [
     "total length", "head-body length", "standing height", "shoulder height", "wingspan",
     "shell length", "carapace length", "mantle length",

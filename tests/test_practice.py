@@ -229,3 +229,25 @@ def test_a_line_by_size_says_what_each_size_measures(games, client):
     url = games.practice(client, characteristic="length", count="5")
     html = client.get(url).get_data(as_text=True)
     assert re.search(r'class="line-value">[\d.,]+ (?:m|cm|mm) (?:long|tall|wingspan|shell)', html)
+
+
+def test_feedback_says_where_a_card_belongs_and_gives_something_to_picture(games, client):
+    url = games.practice(client, characteristic="mass", count="5")
+    client.post(url + "/answer", data={"gap": "0"})
+    html = client.get(url).get_data(as_text=True)
+    feedback = html[html.index('id="feedback"'):html.index("</section>", html.index('id="feedback"'))]
+    assert re.search(r"It is [\d.,]+ (?:t|kg|g), (?:about as heavy as|lighter than|as heavy as thousands)", feedback), feedback
+    assert re.search(r"It (?:goes|belongs) (?:after|before) ", feedback), feedback
+
+
+def test_diet_feedback_explains_the_words(games, client):
+    url = games.practice(client, characteristic="diet", count="5")
+    client.post(url + "/answer", data={"diet": "omnivore"})
+    html = client.get(url).get_data(as_text=True)
+    assert re.search(r"It is (?:a carnivore: it eats other animals|a herbivore: it eats plants|an omnivore: it eats plants and animals)", html)
+    assert "It is a omnivore" not in html
+
+
+def test_a_line_by_period_says_oldest_on_the_left(games, client):
+    html = client.get(games.practice(client, characteristic="period", count="5")).get_data(as_text=True)
+    assert "oldest on the left" in html and "lowest on the left" not in html

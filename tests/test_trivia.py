@@ -125,7 +125,8 @@ def test_no_heavier_question_where_estimates_overlap():
 
 def test_a_quiz_mixes_kinds_without_repeating():
     questions = trivia.quiz(list(trivia.KINDS), DINOSAURS_DECK, 15, seed=4, periods=PERIODS)
-    assert len(questions) == 15 and len({q["prompt"] for q in questions}) == 15
+    # No question twice: the same words may only ask about other animals ("Which of these is not a dinosaur?").
+    assert len(questions) == 15 and len({(q["prompt"], frozenset(o["id"] for o in q["options"])) for q in questions}) == 15
     assert len({q["kind"] for q in questions}) >= 4
     for q in questions:
         check_question(q)

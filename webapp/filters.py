@@ -8,6 +8,7 @@ from markupsafe import Markup, escape
 
 from cards_db import schema
 from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.common.pictures import picture, times
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048
@@ -182,9 +183,14 @@ def init_app(app):
         significant=significant,
         linked_citation=linked_citation,
         measure_word=measure_word,
+        picture=picture,
+        times=times,
         habitat_words=schema.HABITAT_WORDS.get,
+        diet_words=schema.DIET_WORDS.get,
+        article=lambda word: ("an " if word[:1].lower() in "aeiou" else "a ") + word,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
+        left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),
     )
 
     @app.context_processor

@@ -3,10 +3,14 @@
 from cards_db.schema import DECKS
 
 CHARACTERISTICS = {
-    "length": {"label": "Size", "column": "length_m", "decks": ["dinosaurs", "animals"]},
-    "mass": {"label": "Weight", "column": "mass_kg", "decks": ["dinosaurs", "animals"]},
-    "period": {"label": "Period (first appearance)", "column": None, "decks": ["dinosaurs"]},
-    "lifespan": {"label": "Lifespan", "column": "lifespan_years", "decks": ["animals"]},
+    "length": {"label": "Size", "column": "length_m", "decks": ["dinosaurs", "animals"],
+               "left": "smallest on the left"},
+    "mass": {"label": "Weight", "column": "mass_kg", "decks": ["dinosaurs", "animals"],
+             "left": "lightest on the left"},
+    "period": {"label": "Period (first appearance)", "column": None, "decks": ["dinosaurs"],
+               "left": "oldest on the left"},
+    "lifespan": {"label": "Lifespan", "column": "lifespan_years", "decks": ["animals"],
+                 "left": "shortest-lived on the left"},
 }
 CHOICES = [("length", "Size"), ("mass", "Weight"), ("period", "Period (prehistoric deck)"),
            ("lifespan", "Lifespan (living animals deck)")]

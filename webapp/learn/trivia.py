@@ -19,6 +19,7 @@ import math
 import random
 
 from cards_db import schema
+from webapp.common import pictures
 
 KINDS = {
     "earlier": "Which lived earlier?",
@@ -90,10 +91,14 @@ def _pair(cards, rng, test):
 def _compare(cards, rng, difficulty, field, verb, unit_text):
     known = [c for c in cards if c.get(field)]
     a, b = _pair(known, rng, lambda x, y: _ratio_ok(x, y, field, difficulty))
-    winner = a if a[field] > b[field] else b
+    winner, loser = (a, b) if a[field] > b[field] else (b, a)
+    word = "heavy" if field == "mass_kg" else "big"
     return {"prompt": f"Which {verb}: {a['common_name']} or {b['common_name']}?",
             "options": _options([a, b], rng), "answer": winner["slug"],
-            "explanation": f"{a['common_name']}: {unit_text(a[field])}; {b['common_name']}: {unit_text(b[field])}."}
+            "explanation": f"{winner['common_name']}: {unit_text(winner[field])}, "
+                           f"{pictures.picture(winner[field], 'mass' if field == 'mass_kg' else 'length')}. "
+                           f"That is {pictures.times(winner[field], loser[field])} as {word} as "
+                           f"{loser['common_name']} ({unit_text(loser[field])}), by every published estimate."}
 
 
 def _earlier(cards, rng, difficulty):
@@ -180,9 +185,14 @@ def _diet(cards, rng, difficulty):
         raise NoQuestion
     card = rng.choice(known)
     options = [{"id": d, "text": d.capitalize()} for d in ("carnivore", "herbivore", "omnivore")]
-    detail = f" ({card['diet_detail']})" if card.get("diet_detail") else ""
+    detail = f"; more exactly {_a(card['diet_detail'])}, an animal that {schema.DIET_WORDS[card['diet_detail']]}" \
+        if card.get("diet_detail") else ""
     return {"prompt": f"What did {card['common_name']} eat?", "options": options, "answer": card["diet"],
-            "explanation": f"{card['common_name']} was a {card['diet']}{detail}."}
+            "explanation": f"{card['common_name']} was {_a(card['diet'])}, an animal that {schema.DIET_WORDS[card['diet']]}{detail}."}
+
+
+def _a(word):
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def _period(cards, rng, difficulty, periods):
