@@ -492,3 +492,27 @@ def test_a_finished_practice_fits_a_phone_with_every_column_of_its_review(browse
     right = page.locator("table.review td[data-label='Right?']").first.bounding_box()
     assert right["x"] + right["width"] <= 390
     page.close()
+
+
+@pytest.mark.browser
+def test_the_daily_challenge_keeps_a_streak_and_shares_with_a_link(browser, live_server):
+    from datetime import date, timedelta
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    page.goto(f"{live_server}/play/practice/daily")
+    page.evaluate("([day]) => localStorage.setItem('deep-time-cards-daily', JSON.stringify({[day]: {score: 8, outOf: 8}}))",
+                  [yesterday])
+    gap = page.locator("label.gap")
+    while gap.count():
+        with page.expect_navigation():
+            gap.first.click()
+    record = page.locator(".daily-record")
+    assert record.is_visible() and record.inner_text() == "Daily challenges in a row: 2 · your best result: 8/8"
+    share = page.locator("#share").input_value()
+    assert "/play/practice/daily" in share and share.startswith("Deep Time Cards · Daily challenge")
+    page.locator("button[data-copy]").click()
+    assert page.locator(".copy-note").inner_text() in ("Copied: paste it to share.",
+                                                       "The text is selected: copy it (Ctrl+C, or press and hold).")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.close()
