@@ -206,8 +206,9 @@ def wait_for_polls_to_see_changes(app):
 @pytest.mark.parametrize(("characteristic", "words"), [("mass", "weight"), ("length", "size")])
 def test_students_and_the_projector_are_told_what_the_line_is_sorted_by(classroom, app, teacher, characteristic, words):
     url, code, (ada,) = classroom.play_started(teacher, ("Ada",), characteristic=characteristic)
-    assert f"The class line: {words}, lowest on the left" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
-    assert f"The class line: {words}, lowest on the left" in teacher.get(url + "/panel").get_data(as_text=True)
+    left = {"mass": "lightest on the left", "length": "smallest on the left"}[characteristic]
+    assert f"The class line: {words}, {left}" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
+    assert f"The class line: {words}, {left}" in teacher.get(url + "/panel").get_data(as_text=True)
 
 
 def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(classroom, app, teacher):

@@ -363,8 +363,9 @@ def test_team_cardline_journey(browser, live_server, teacher_page, classroom):
     name = ada.locator("#live form.place-form label.hand-card .mini-name").inner_text()
     expect(ada.locator("#live form.place-form input[name=card]")).to_be_checked()  # one card: already chosen
     place(ada, cardline.correct_gaps(state, card)[0])
+    # The value may be followed by what it measures and something to picture.
     said = re.compile(rf"Team 1 placed {re.escape(name)}:\s*✔ correct!\s*It is "
-                      rf"{re.escape(value_text(key, state['values'][card], 'metric', []))}\.")
+                      rf"{re.escape(value_text(key, state['values'][card], 'metric', []))}[^.]*\.")
     for screen in (ada, ben, cy, stage):
         expect(screen.locator("#last-move")).to_contain_text(said, timeout=WAIT)
     expect(stage.locator(".s-headline")).to_have_text("Now playing: Team 2")
