@@ -408,7 +408,8 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
                 page.locator("label.gap").first.click()
             # The answer went by fetch: the panel changed in place, focus on its news, no page load.
             page.locator("form.place-form").wait_for(state="detached", timeout=5000)
-            assert page.evaluate("document.activeElement.closest('#live') !== null")
+            # Focus moves to the news just after the panel is swapped: wait for it rather than race it.
+            page.wait_for_function("document.activeElement.closest('#live') !== null", timeout=5000)
             page.remove_listener("framenavigated", navigated)
             assert navigations == []
         for page in students:
