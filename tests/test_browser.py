@@ -517,3 +517,13 @@ def test_the_daily_challenge_keeps_a_streak_and_shares_with_a_link(browser, live
                                                        "The text is selected: copy it (Ctrl+C, or press and hold).")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.close()
+
+
+@pytest.mark.browser
+def test_the_first_encyclopedia_card_is_on_a_phones_first_screen(browser, live_server):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server}/cards/")
+    assert page.locator(".card-tile").first.bounding_box()["y"] < 844
+    page.locator("summary:has-text('More filters')").click()
+    assert page.locator("#deck").is_visible()
+    page.close()

@@ -248,3 +248,10 @@ def test_home_leads_a_student_to_practice_the_daily_challenge_and_the_quiz_in_on
     own = html[start:html.index("</section>", start)]
     for href in ('href="/play/practice/new"', 'href="/play/practice/daily"', 'href="/quiz/new"'):
         assert href in own
+
+
+@pytest.mark.parametrize(("query", "opened"), [("", False), ("?q=rex", False), ("?deck=animals", True),
+                                               ("?min_mass=abc", True), ("?sort=mass", True)])
+def test_more_filters_stay_folded_until_one_is_in_use(client, query, opened):
+    html = client.get(f"/cards/{query}").get_data(as_text=True)
+    assert ('<details class="more-filters wide" open>' in html) == opened
