@@ -44,6 +44,7 @@ def test_encyclopedia_journey(browser, live_server):
 def test_filters_and_pages_on_a_projector(browser, live_server):
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(f"{live_server}/cards/")
+    page.get_by_text("More filters").click()
     page.get_by_label("Deck").select_option("animals")
     page.get_by_label("Sort by").select_option("mass")
     page.get_by_label("Order").select_option("desc")
