@@ -44,7 +44,6 @@ YEAR_NUMBERS = ["named_year"]
 RANGES = {"length_m": ("length_low_m", "length_high_m"), "mass_kg": ("mass_low_kg", "mass_high_kg")}
 # A value left empty must say why in `notes`, as "<column> empty: <reason>".
 EXPLAINED_WHEN_EMPTY = ["length_m", "mass_kg", "lifespan_years"]
-LIST_SEPARATOR = "; "
 # Columns holding a list, and the values each may take (None: any text).
 LISTS = {
     "continents": ["Africa", "Antarctica", "Asia", "Europe", "North America", "South America",

@@ -6,7 +6,7 @@ import random
 import pandas as pd
 import pytest
 
-from cards_db import read_cards
+from cards_db import read_cards, schema
 from cards_db.loader import split_list
 from webapp.games import IllegalAction, InvalidConfig
 from webapp.games import quiz as qz
@@ -37,7 +37,7 @@ def check_question(q):
         assert BY_SLUG[q["answer"]][field] == max(a[field], b[field])
         # The ranges of published estimates do not overlap: the answer is right by every estimate.
         lighter, heavier = sorted((a, b), key=lambda c: c[field])
-        low, high = trivia.RANGE_ENDS[field]
+        low, high = schema.RANGES[field]
         assert lighter[high] < heavier[low]
         if kind == "longer":
             assert a["size_measure"] == b["size_measure"]

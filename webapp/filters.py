@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 from cards_db import schema
 from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.common.pictures import picture, times
+from webapp.common.words import article
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048
@@ -187,7 +188,7 @@ def init_app(app):
         times=times,
         habitat_words=schema.HABITAT_WORDS.get,
         diet_words=schema.DIET_WORDS.get,
-        article=lambda word: ("an " if word[:1].lower() in "aeiou" else "a ") + word,
+        article=article,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
         left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),

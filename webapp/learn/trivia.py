@@ -20,6 +20,7 @@ import random
 
 from cards_db import schema
 from webapp.common import pictures
+from webapp.common.words import article, joined
 
 KINDS = {
     "earlier": "Which lived earlier?",
@@ -38,7 +39,6 @@ DIFFICULTY = {  # the ratio band (largest / smallest) that makes a comparison ea
     "medium": (3.0, 10.0),
     "hard": (1.0, 3.0),
 }
-RANGE_ENDS = {"mass_kg": ("mass_low_kg", "mass_high_kg"), "length_m": ("length_low_m", "length_high_m")}
 DATING_MARGIN_MA = 5.0
 TRIES = 200
 
@@ -58,7 +58,7 @@ def _options(cards, rng, text=lambda c: c["common_name"]):
 
 
 def _span(card, field):
-    low, high = RANGE_ENDS[field]
+    low, high = schema.RANGES[field]
     return card.get(low) or card[field], card.get(high) or card[field]
 
 
@@ -175,8 +175,7 @@ def met_verdict(a, b, same_time):
 
 
 def _list(items, words=None):
-    items = [words.get(i, i) if words else i for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return joined(words.get(i, i) for i in items) if words else joined(items)
 
 
 def _diet(cards, rng, difficulty):
@@ -185,14 +184,10 @@ def _diet(cards, rng, difficulty):
         raise NoQuestion
     card = rng.choice(known)
     options = [{"id": d, "text": d.capitalize()} for d in ("carnivore", "herbivore", "omnivore")]
-    detail = f"; more exactly {_a(card['diet_detail'])}, an animal that {schema.DIET_WORDS[card['diet_detail']]}" \
+    detail = f"; more exactly {article(card['diet_detail'])}, an animal that {schema.DIET_WORDS[card['diet_detail']]}" \
         if card.get("diet_detail") else ""
     return {"prompt": f"What did {card['common_name']} eat?", "options": options, "answer": card["diet"],
-            "explanation": f"{card['common_name']} was {_a(card['diet'])}, an animal that {schema.DIET_WORDS[card['diet']]}{detail}."}
-
-
-def _a(word):
-    return ("an " if word[0] in "aeiou" else "a ") + word
+            "explanation": f"{card['common_name']} was {article(card['diet'])}, an animal that {schema.DIET_WORDS[card['diet']]}{detail}."}
 
 
 def _period(cards, rng, difficulty, periods):

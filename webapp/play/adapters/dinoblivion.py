@@ -7,6 +7,7 @@ import markdown
 from flask import request
 from markupsafe import Markup
 
+from webapp.common.words import joined
 from webapp.errors import AppError
 from webapp.games import dinoblivion
 from webapp.games.dinoblivion import cards as C
@@ -78,8 +79,7 @@ def name_of(card):
 
 def names_of(cards):
     """Name a list of cards: "Huntar, Yak and Hut"."""
-    named = [name_of(card) for card in cards or []]
-    return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else (named[0] if named else "nothing")
+    return joined(name_of(card) for card in cards or []) or "nothing"
 
 
 def log_sentence(event, names):
