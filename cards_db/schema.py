@@ -89,6 +89,12 @@ DIETS = {
 }
 
 # What each diet word means, in words a child reads.
+# What each era's name means (Greek: palaios old, mesos middle, kainos new; zoe life) and what lived then.
+ERA_WORDS = {
+    "Paleozoic": ("old life", "life in the sea, the first fishes, and the first plants and animals on land"),
+    "Mesozoic": ("middle life", "the age of the dinosaurs"),
+    "Cenozoic": ("new life", "the age of mammals"),
+}
 DIET_WORDS = {
     "carnivore": "eats other animals", "herbivore": "eats plants", "omnivore": "eats plants and animals",
     "piscivore": "eats mostly fish", "insectivore": "eats mostly insects",

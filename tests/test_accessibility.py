@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 PAGES = ["/", "/cards/", "/cards/stegosaurus", "/cards/?deck=animals", "/periods", "/periods/jurassic",
          "/timeline", "/charts/sizes", "/charts/weights", "/play/", "/play/cardline/new", "/play/practice/new",
-         "/play/practice/daily", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
+         "/play/practice/daily", "/play/practice/endless", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
          "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
          "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1", "/play/?large=1",
          "/cards/carcharodontosaurus?large=1", "/cards/lion?large=1",  # a long name; a web address in its notes
@@ -82,6 +82,13 @@ def test_every_game_board_passes_axe(browser, live_server, axe):
             found += axe(page)
     page.goto(f"{live_server}/play/practice/new")
     page.get_by_role("button", name="Start").click()
+    found += axe(page)
+    page.goto(f"{live_server}/play/practice/endless")
+    page.locator("#endless-animals ~ form").get_by_role("button", name="By weight").click()
+    found += axe(page)
+    while page.locator("label.gap").count():  # the far left: soon three lives are gone
+        with page.expect_navigation():
+            page.locator("label.gap").first.click()
     found += axe(page)
     assert found == []
 

@@ -242,11 +242,12 @@ def test_search_ranks_whole_words_and_the_group_before_parts_of_words(client):
     assert tiles.index("bald-eagle") < first_part_only and tiles.index("ostrich") < first_part_only
 
 
-def test_home_leads_a_student_to_practice_the_daily_challenge_and_the_quiz_in_one_tap(client):
+def test_home_leads_a_student_to_practice_the_daily_challenge_the_endless_line_and_the_quiz_in_one_tap(client):
     html = page(client, "/")
     start = html.index('id="on-your-own"')
     own = html[start:html.index("</section>", start)]
-    for href in ('href="/play/practice/new"', 'href="/play/practice/daily"', 'href="/quiz/new"'):
+    for href in ('href="/play/practice/new"', 'href="/play/practice/daily"', 'href="/play/practice/endless"',
+                 'href="/quiz/new"'):
         assert href in own
 
 

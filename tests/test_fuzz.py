@@ -114,7 +114,7 @@ def test_card_and_figure_queries_never_fail(client, query):
 def test_forms_never_fail(client, form):
     game = new_game(client)
     for url in ("/join", "/cards/stegosaurus", f"/play/cardline/{game['id']}/place", "/quiz/new",
-                "/play/practice/new", "/play/stack/new", "/teach/login", "/teach/register"):
+                "/play/practice/new", "/play/practice/endless", "/play/stack/new", "/teach/login", "/teach/register"):
         response = client.post(url, data=form)
         assert response.status_code < 500, (url, form)
 
@@ -261,11 +261,11 @@ def test_every_quiz_setting_gives_a_quiz_or_an_error_beside_the_field(client, ki
        characteristic=st.sampled_from(["mass", "length", "period", "lifespan", "diet", "x"]),
        mode=st.sampled_from(["line", "all", "x"]), count=SETTING_COUNTS)
 def test_every_practice_setting_starts_or_explains(client, deck, characteristic, mode, count):
-    response = client.post("/play/practice/new", data={"deck": deck, "characteristic": characteristic, "mode": mode,
-                                                        "count": count})
-    assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
-    if response.status_code == 302:
-        assert client.get(response.headers["Location"]).status_code == 200
+    for url, data in (("/play/practice/new", {"mode": mode, "count": count}), ("/play/practice/endless", {})):
+        response = client.post(url, data={"deck": deck, "characteristic": characteristic, **data})
+        assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
+        if response.status_code == 302:
+            assert client.get(response.headers["Location"]).status_code == 200
 
 
 @FUZZ

@@ -1,4 +1,4 @@
-"""Solo practice: the engine's three modes, and the pages with their review and daily challenge."""
+"""Solo practice: the engine's four modes, and the pages with their review, daily challenge and endless line."""
 
 import json
 import random
@@ -56,6 +56,42 @@ def test_all_mode_counts_cards_in_their_true_place_and_equal_values_may_swap():
     assert pr.result(state)["score"] == 2
 
 
+def test_endless_mode_deals_the_whole_deck_and_ends_on_the_third_wrong_card():
+    cards = {f"c{i}": float(i) for i in range(10)}
+    state = pr.new_game({"mode": "endless", "cards": cards}, 3)
+    assert sorted(state["cards"]) == sorted(cards) and state["lives"] == 3
+    right, wrong = 0, 0
+    while not pr.is_over(state):
+        card = state["cards"][state["next"]]
+        first, last = pr._right_gaps(state, card)
+        # Alternate: right, wrong, right, wrong...
+        gap = first if right <= wrong else (last + 1 if last < len(state["line"]) else 0)
+        state = pr.apply(state, 0, {"gap": gap})
+        right, wrong = right + state["answers"][-1]["right"], wrong + (not state["answers"][-1]["right"])
+        assert pr.observation(state)["lives"] == 3 - wrong
+    assert wrong == 3 and state["lives"] == 0 and pr.legal_actions(state) == []
+    assert pr.result(state) == {"score": right, "out_of": right + 3, "best_streak": 1, "lives": 0}
+    assert state["next"] < len(cards)  # cards were left in the deck
+    with pytest.raises(IllegalAction, match="finished"):
+        pr.apply(state, 0, {"gap": 0})
+
+
+def test_endless_mode_ends_with_lives_left_when_the_deck_runs_out():
+    cards = {f"c{i}": float(i) for i in range(5)}
+    state = pr.new_game({"mode": "endless", "cards": cards}, 1)
+    while not pr.is_over(state):
+        state = pr.apply(state, 0, {"gap": pr._right_gaps(state, state["cards"][state["next"]])[0]})
+    assert pr.result(state) == {"score": 4, "out_of": 4, "best_streak": 4, "lives": 3}
+    assert [state["values"][c] for c in state["line"]] == sorted(cards.values())
+
+
+def test_endless_mode_keeps_the_cards_to_come_hidden():
+    state = pr.new_game({"mode": "endless", "cards": VALUES}, 5)
+    obs = json.dumps(pr.observation(state))
+    assert not any(f'"{card}"' in obs for card in state["cards"][2:])
+    assert pr.hidden(state) >= set(state["cards"][2:])
+
+
 OVERLAPPING = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 8.0}
 RANGES = {"a": [0.8, 1.2], "b": [1.5, 3.5], "c": [2.5, 4.0], "d": [7.0, 9.0]}
 
@@ -102,6 +138,7 @@ def test_bins_mode():
     ({"mode": "line", "count": 21}, "3 to 20"),
     ({"mode": "line", "count": 30}, "3 to 20"),
     ({"mode": "bins", "count": 3}, "diet"),
+    ({"mode": "endless", "cards": {"a": 1.0, "b": 2.0, "c": 3.0}}, "not enough cards"),
 ])
 def test_bad_practice_config(config, message):
     with pytest.raises(InvalidConfig, match=message):
@@ -251,3 +288,55 @@ def test_diet_feedback_explains_the_words(games, client):
 def test_a_line_by_period_says_oldest_on_the_left(games, client):
     html = client.get(games.practice(client, characteristic="period", count="5")).get_data(as_text=True)
     assert "oldest on the left" in html and "lowest on the left" not in html
+
+
+def started_endless(client, deck="dinosaurs", characteristic="mass"):
+    """Start an endless line as the tap on its button does; return the game's page."""
+    response = client.post("/play/practice/endless", data={"deck": deck, "characteristic": characteristic})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def test_endless_line_page_offers_each_deck_and_what_it_sorts_by(client):
+    html = client.get("/play/practice/endless").get_data(as_text=True)
+    for deck, keys in (("dinosaurs", ("mass", "length", "period")), ("animals", ("mass", "length", "lifespan"))):
+        section = html[html.index(f'id="endless-{deck}"'):html.index("</section>", html.index(f'id="endless-{deck}"'))]
+        assert {key for key in re.findall(r'name="characteristic" value="(\w+)"', section)} == set(keys)
+
+
+def test_endless_line_plays_the_whole_deck_with_three_lives_and_same_again_keeps_the_line(games, app, client):
+    url = started_endless(client, "animals", "lifespan")
+    state = games.state(url)
+    with app.app_context():
+        known = db.session.scalar(db.select(db.func.count()).select_from(Card).where(
+            Card.deck == "animals", Card.lifespan_years.is_not(None)))
+    assert len(state["cards"]) == known and state["lives"] == 3
+    html = client.get(url).get_data(as_text=True)
+    assert "3</strong> lives left" in html and 'data-endless-key="animals-lifespan"' in html
+    while not games.state(url)["answers"] or games.state(url)["lives"]:
+        state = games.state(url)
+        first, last = pr._right_gaps(state, state["cards"][state["next"]])
+        wrong = last + 1 if last < len(state["line"]) else 0
+        assert client.post(url + "/answer", data={"gap": str(wrong if wrong < first or wrong > last else first)}).status_code == 302
+    html = client.get(url).get_data(as_text=True)
+    assert "Out of lives!" in html and 'data-over="yes"' in html and "Same again" in html
+    assert re.search(r"Endless line \(living animals by lifespan\): \d+ cards placed", html)
+    again = re.search(r'<form method="post" action="(/play/practice/endless)" class="same-again">.*?name="deck" value="(\w+)".*?'
+                      r'name="characteristic" value="(\w+)"', html, re.DOTALL)
+    assert again.groups() == ("/play/practice/endless", "animals", "lifespan")
+    assert games.state(started_endless(client, "animals", "lifespan"))["cards"] != state["cards"]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"deck": "animals", "characteristic": "period"}, "prehistoric deck"),
+    ({"deck": "dinosaurs", "characteristic": "lifespan"}, "living animals deck"),
+    ({"deck": "dinosaurs", "characteristic": "diet"}, "Not a valid choice"),
+    ({"deck": "moon", "characteristic": "mass"}, "Not a valid choice"),
+])
+def test_bad_endless_line_is_refused_with_a_reason_and_starts_nothing(app, client, data, message):
+    with app.app_context():
+        before = db.session.scalar(db.select(db.func.count()).select_from(Game))
+    response = client.post("/play/practice/endless", data=data)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == before

@@ -109,3 +109,23 @@ def test_the_number_of_questions_asked_for_is_the_number_given(games, client, ki
     url = games.quiz(client, kinds=(kind,), count="10")
     html = client.get(url).get_data(as_text=True)
     assert re.search(r"[Qq]uestion 1 of 10\b", html), re.findall(r"[Qq]uestion \d+ of \d+", html)
+
+
+@pytest.mark.parametrize(("units", "unit_words", "other_words"), [
+    ("metric", r"\d (?:t|kg|g)\b", r"\d (?:tons|lb|oz)\b"),
+    ("imperial", r"\d (?:tons|lb|oz)\b", r"\d (?:t|kg)\b"),
+])
+def test_explanations_are_written_in_the_readers_units(games, client, units, unit_words, other_words):
+    url = games.quiz(client, kinds=("heavier", "order"), count="3")
+    for _ in range(3):
+        _html, question, choices = current(client, url)
+        data = {"question": question, "choice": choices[0]} if choices else {}
+        if not choices:  # an ordering question: the positions as offered
+            html = client.get(url).get_data(as_text=True)
+            data = {"question": question, **{name: str(i + 1) for i, name in enumerate(
+                re.findall(r'name="(position-[^"]+)"', html))}}
+        client.post(url + "/answer", data=data)
+    review = client.get(url, query_string={"units": units}).get_data(as_text=True)
+    notes = " ".join(re.findall(r'<span class="data-notes">(.*?)</span>', review))
+    assert len(re.findall(unit_words, notes)) >= 6, notes
+    assert not re.search(other_words, notes) and "[[" not in notes, notes

@@ -225,3 +225,11 @@ def test_charts_take_names_and_an_added_animal(client, kind):
 def test_an_unknown_name_gets_a_404_with_a_suggestion(client):
     response = client.get("/timeline/gap", query_string={"cards": "Stegosaurus, Tricerotopsis"})
     assert response.status_code == 404 and "Did you mean Triceratops?" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url", ["/periods", "/timeline", "/periods/jurassic"])
+def test_era_names_are_explained_where_they_appear(client, url):
+    html = client.get(url).get_data(as_text=True)
+    assert "<strong>Mesozoic</strong> era (“middle life”, 251.9 to 66 million years ago: the age of the dinosaurs)" in html
+    if url != "/periods/jurassic":
+        assert "“old life”" in html and "“new life”, 66 million years ago to today" in html

@@ -8,6 +8,7 @@ from markupsafe import Markup, escape
 
 from cards_db import schema
 from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.common import words
 from webapp.common.pictures import picture, times
 from webapp.common.words import article
 
@@ -38,8 +39,8 @@ def format_length(metres, units="metric"):
 
     >>> format_length(12.3)
     '12.3 m'
-    >>> format_length(0.45, "imperial")
-    '17.7 in'
+    >>> format_length(0.2, "imperial")
+    '7.87 in'
     >>> format_length(1.8, "imperial")
     '5 ft 11 in'
     """
@@ -84,6 +85,16 @@ def format_mass(kg, units="metric"):
     if kg >= 1:
         return f"{significant(kg)} kg"
     return f"{significant(kg * 1000)} g"
+
+
+def in_units(text, units="metric"):
+    """Write the measures a stored sentence marks (see words.measure) in `units`.
+
+    >>> in_units("T. rex: [[mass:8400.0]], [[length:12.3]] long.", "imperial")
+    'T. rex: 9.26 tons, 40.4 ft long.'
+    """
+    writers = {"mass": format_mass, "length": format_length}
+    return words.in_units(text, lambda kind, value: writers[kind](value, units)) if text else text
 
 
 def format_lifespan(years):
@@ -180,6 +191,7 @@ def init_app(app):
         size=lambda m: format_length(m, current_units()),
         weight=lambda kg: format_mass(kg, current_units()),
         lifespan=format_lifespan,
+        in_units=lambda text: in_units(text, current_units()),
         ma=format_ma,
         significant=significant,
         linked_citation=linked_citation,

@@ -3,6 +3,7 @@
 from flask import abort
 from sqlalchemy import case, false, func, or_, select
 
+from cards_db import schema
 from cards_db.schema import GROUPS, RANGES
 from webapp.cards.characteristics import CHARACTERISTICS, problem
 from webapp.cards.names import find_slug, normalise
@@ -74,6 +75,16 @@ def get_card(slug):
 def all_periods():
     """Return the periods, oldest first."""
     return db.session.scalars(select(Period).order_by(Period.position)).all()
+
+
+def all_eras():
+    """Return the eras, oldest first, each with what its name means, what lived then, and its dates."""
+    eras = {}
+    for period in all_periods():
+        era = eras.setdefault(period.era, {"name": period.era, "start_ma": period.start_ma, "end_ma": period.end_ma})
+        era["end_ma"] = min(era["end_ma"], period.end_ma)
+    return [{**era, "meaning": schema.ERA_WORDS[name][0], "lived": schema.ERA_WORDS[name][1]}
+            for name, era in eras.items()]
 
 
 def page_of_cards(form):

@@ -1,10 +1,12 @@
 """Solo sorting challenges: order cards by a characteristic, or sort them into diet bins.
 
-Three modes, one player (seat 0):
+Four modes, one player (seat 0):
 
 - ``line``: one card at a time. The first card starts the line face up; each next card is placed
   into a gap. A wrong card is then put where it belongs, so the line always grows and shows the
   truth.
+- ``endless``: the line mode over the whole deck with three lives, in the spirit of Wikitrivia: each
+  wrong card costs a life, and the challenge ends when the lives or the cards run out.
 - ``all``: every card at once. The player sends the whole order; each card whose value matches
   the value at its position in the true order counts as right (equal values may swap).
 - ``bins``: one card at a time into carnivore, herbivore or omnivore.
@@ -23,20 +25,25 @@ from bisect import bisect_left, bisect_right
 from webapp.games.base import IllegalAction, InvalidConfig
 
 NAME = "practice"
-MODES = ("line", "all", "bins")
+MODES = ("line", "all", "bins", "endless")
+ONE_AT_A_TIME_INTO_A_LINE = ("line", "endless")
+LIVES = 3
 DIET_BINS = ("carnivore", "herbivore", "omnivore")
 MIN_CARDS, MAX_CARDS = 3, 20
 
 
 def new_game(config, seed):
-    """Deal `count` cards chosen with `seed` from the config's cards."""
+    """Deal `count` cards (the endless mode: every card) chosen and shuffled with `seed` from the config's cards."""
     mode, count, cards = config.get("mode"), config.get("count", 8), config.get("cards")
     if mode not in MODES:
         raise InvalidConfig(f"Choose a mode: {', '.join(MODES)}.")
-    if not isinstance(count, int) or isinstance(count, bool) or not MIN_CARDS <= count <= MAX_CARDS:
+    if mode == "endless":
+        count = max(len(cards) - 1, MIN_CARDS) if isinstance(cards, dict) else MIN_CARDS
+    elif not isinstance(count, int) or isinstance(count, bool) or not MIN_CARDS <= count <= MAX_CARDS:
         raise InvalidConfig(f"Practise with {MIN_CARDS} to {MAX_CARDS} cards.")
-    # In the line mode one more card starts the line face up.
-    dealt = count + 1 if mode == "line" else count
+    # In the line modes one more card starts the line face up.
+    line = mode in ONE_AT_A_TIME_INTO_A_LINE
+    dealt = count + 1 if line else count
     if not isinstance(cards, dict) or len(cards) < dealt:
         raise InvalidConfig(f"There are not enough cards with a known value for {count} cards.")
     if mode == "bins" and not set(cards.values()) <= set(DIET_BINS):
@@ -52,8 +59,9 @@ def new_game(config, seed):
         "values": {card: cards[card] for card in chosen},
         "ranges": {card: list(ranges[card]) for card in chosen if card in ranges},
         "cards": chosen,
-        "line": chosen[:1] if mode == "line" else [],
-        "next": 1 if mode == "line" else 0,
+        "line": chosen[:1] if line else [],
+        "next": 1 if line else 0,
+        "lives": LIVES if mode == "endless" else None,
         "answers": [],
         "streak": 0,
         "best_streak": 0,
@@ -85,7 +93,7 @@ def is_over(state):
     """Say whether every card has been answered."""
     if state["mode"] == "all":
         return bool(state["answers"])
-    return state["next"] >= len(state["cards"])
+    return state["next"] >= len(state["cards"]) or state.get("lives") == 0
 
 
 def current_card(state):
@@ -99,7 +107,7 @@ def legal_actions(state):
     """Return the answers open now."""
     if is_over(state):
         return []
-    if state["mode"] == "line":
+    if state["mode"] in ONE_AT_A_TIME_INTO_A_LINE:
         return [{"type": "place", "gap": gap} for gap in range(len(state["line"]) + 1)]
     if state["mode"] == "bins":
         return [{"type": "bin", "diet": diet} for diet in DIET_BINS]
@@ -121,7 +129,7 @@ def check(state, player, action):
     if not isinstance(action, dict):
         raise IllegalAction("Send an answer.")
     mode = state["mode"]
-    if mode == "line":
+    if mode in ONE_AT_A_TIME_INTO_A_LINE:
         gap, last = action.get("gap"), len(state["line"])
         if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap <= last:
             raise IllegalAction(f"There is no such place in the line: choose a gap from 0 to {last}.")
@@ -160,6 +168,8 @@ def apply(state, player, action):
         answer = {"card": card, "answer": gap, "right": right, "close": close, "passed": passed,
                   "value": state["values"][card], "right_gaps": [first, last]}
     state["answers"].append(answer)
+    if state.get("lives") and not right:
+        state["lives"] -= 1
     return _count(state, [right])
 
 
@@ -194,7 +204,8 @@ def result(state):
     if not is_over(state):
         return None
     score = sum(a["right"] for a in state["answers"])
-    return {"score": score, "out_of": len(state["answers"]), "best_streak": state["best_streak"]}
+    return {"score": score, "out_of": len(state["answers"]), "best_streak": state["best_streak"],
+            **({"lives": state["lives"]} if state.get("lives") is not None else {})}
 
 
 def observation(state, viewer=0):
@@ -204,6 +215,7 @@ def observation(state, viewer=0):
         "game": NAME,
         "mode": state["mode"],
         "characteristic": state["characteristic"],
+        "lives": state.get("lives"),
         "line": [{"card": c, "value": state["values"][c]} for c in state["line"]]
         if state["mode"] != "bins" else [],
         "current": current_card(state),
@@ -241,4 +253,5 @@ def example_configs():
         {"mode": "all", "count": 5, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass",
          "ranges": dict(EXAMPLE_RANGES)},
         {"mode": "bins", "count": 4, "cards": dict(EXAMPLE_DIETS), "characteristic": "diet"},
+        {"mode": "endless", "cards": dict(EXAMPLE_VALUES), "characteristic": "mass", "ranges": dict(EXAMPLE_RANGES)},
     ]

@@ -20,7 +20,7 @@ import random
 
 from cards_db import schema
 from webapp.common import pictures
-from webapp.common.words import article, joined
+from webapp.common.words import article, joined, measure
 
 KINDS = {
     "earlier": "Which lived earlier?",
@@ -231,13 +231,11 @@ def _order(cards, rng, difficulty, field="mass_kg"):
 
 
 def _weight(kg):
-    if kg >= 1000:
-        return f"{kg / 1000:.3g} t"
-    return f"{kg:.3g} kg" if kg >= 1 else f"{kg * 1000:.3g} g"
+    return measure("mass", kg)
 
 
 def _length(metres):
-    return f"{metres:.3g} m" if metres >= 1 else f"{metres * 100:.3g} cm"
+    return measure("length", metres)
 
 
 def question(kind, cards, rng, difficulty="medium", periods=()):

@@ -3,7 +3,7 @@
 from flask import make_response, render_template, request
 from sqlalchemy import func, select, text
 
-from webapp.cards.queries import all_periods, get_card
+from webapp.cards.queries import all_eras, all_periods, get_card
 from webapp.extensions import db
 from webapp.main import bp
 from webapp.models import Card
@@ -37,7 +37,7 @@ def periods():
                 Card.first_appearance_ma > period.end_ma, Card.last_appearance_ma < period.start_ma))
         for period in rows
     }
-    return render_template("main/periods.html", periods=rows, counts=counts)
+    return render_template("main/periods.html", periods=rows, counts=counts, eras=all_eras())
 
 
 @bp.get("/healthz")

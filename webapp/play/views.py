@@ -4,6 +4,9 @@ from datetime import date
 
 from flask import redirect, render_template, session, url_for
 
+from cards_db.schema import DECKS
+from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.common.forms import DeckForm
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.play import bp, store
@@ -69,6 +72,18 @@ def daily():
         remember_seats(found.id, tokens)
         session["daily"], game_id = {key: found.id}, found.id
     return redirect(url_for("play.game", kind="practice", game_id=game_id))
+
+
+@bp.route("/play/practice/endless", methods=["GET", "POST"])
+def endless():
+    """Choose an endless line by a tap on its deck and characteristic, and start it."""
+    form = DeckForm()
+    if form.validate_on_submit():
+        found, tokens = practice.start_endless(form.deck.data, form.characteristic.data)
+        remember_seats(found.id, tokens)
+        return redirect(url_for("play.game", kind="practice", game_id=found.id))
+    lines = {deck: [key for key, spec in CHARACTERISTICS.items() if deck in spec["decks"]] for deck in DECKS}
+    return render_template("play/practice/endless.html", form=form, lines=lines), 400 if form.errors else 200
 
 
 @bp.get("/play/dinoblivion/rules")

@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from webapp.cards.forms import CardFilterForm
 from webapp.cards.names import common_names
-from webapp.cards.queries import all_periods
+from webapp.cards.queries import all_eras, all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Card, CardSet, Extinction
@@ -34,7 +34,7 @@ def timeline():
     form = CardFilterForm(request.args)
     context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
                "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
-               "extinctions": extinction_frame().to_dict("records"), "scale": request.args.get("scale", "linear"),
+               "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(), "scale": request.args.get("scale", "linear"),
                "figure_url": url_for("timeline.timeline_json", **query_args()), "error": figure_error}
     return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
 
@@ -84,7 +84,8 @@ def period(name):
         Card.first_appearance_ma > found.end_ma, Card.last_appearance_ma < found.start_ma)
         .order_by(Card.first_appearance_ma.desc())).all()
     extinction = db.session.scalar(select(Extinction).where(Extinction.period_ending == found.name))
-    return render_template("timeline/period.html", period=found, cards=cards, extinction=extinction,
+    era = next(e for e in all_eras() if e["name"] == found.era)
+    return render_template("timeline/period.html", period=found, cards=cards, extinction=extinction, era=era,
                            figure_url=url_for("timeline.timeline_json",
                                               cards=",".join(c.slug for c in cards[:MAX_CARDS])) if cards else None)
 

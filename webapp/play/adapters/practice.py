@@ -42,6 +42,11 @@ def start_daily(day):
                           label=f"Daily challenge {day.isoformat()}")
 
 
+def start_endless(deck, characteristic, seed=None):
+    """Start an endless line: the whole deck one card at a time, three lives."""
+    return start_practice(deck, characteristic, None, "endless", seed=seed, label="endless line")
+
+
 class PracticeAdapter(SoloAdapter):
     """A solo sorting challenge: one card at a time into a line, all at once, or into diet bins."""
 
@@ -68,7 +73,7 @@ class PracticeAdapter(SoloAdapter):
         if not form.validate():
             raise AppError(400, "That answer could not be read.")
         mode = game.mode
-        if mode == "line":
+        if mode in ("line", "endless"):
             if form.gap.data is None:
                 raise AppError(400, "Choose a place in the line.")
             return {"type": "place", "gap": form.gap.data}
