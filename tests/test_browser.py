@@ -528,3 +528,57 @@ def test_the_first_encyclopedia_card_is_on_a_phones_first_screen(browser, live_s
     page.locator("summary:has-text('More filters')").click()
     assert page.locator("#deck").is_visible()
     page.close()
+
+
+# Every label a chart draws, as boxes on the screen: tick labels, titles, row labels, band names and markers.
+CHART_LABELS = """(figure) => {
+    const chart = figure.getBoundingClientRect();
+    const shown = (el) => { const s = getComputedStyle(el); return s.display !== "none" && s.visibility !== "hidden"
+                                                                   && Number(s.opacity || 1) > 0 && el.textContent.trim(); };
+    return [...figure.querySelectorAll(".xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .annotation-text, .bartext, .textpoint text")]
+        .filter(shown).map((el) => { const r = el.getBoundingClientRect();
+            return {text: el.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })
+        .filter((r) => r.right > r.left)
+        .map((r) => ({...r, outside: r.left < chart.left - 1 || r.right > chart.right + 1 || r.top < chart.top - 1 || r.bottom > chart.bottom + 1}));
+}"""
+
+
+def label_problems(labels):
+    """Return the labels cut off by the chart's edge and the pairs that overlap."""
+    problems = [f"clipped: {label['text']!r}" for label in labels if label["outside"]]
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            across = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            down = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if across > 1 and down > 1:
+                problems.append(f"overlap: {a['text']!r} and {b['text']!r}")
+    return problems
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_chart_labels_never_collide_and_are_never_clipped(browser, live_server, width):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    created = page.request.post(f"{live_server}/api/games", data={
+        "deck": "animals", "characteristic": "mass", "seed": 5,
+        "seats": [{"name": "A"}, {"name": "Bot", "kind": "hard"}]}).json()
+    headers = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    for _ in range(100):  # play the game to its end through the games API
+        actions = page.request.get(f"{live_server}/api/games/{created['id']}/actions", headers=headers).json()["actions"]
+        if not actions:
+            break
+        page.request.post(f"{live_server}/api/games/{created['id']}/actions", headers=headers, data=actions[0])
+    problems = {}
+    for url in ("/timeline", "/timeline?scale=log", "/timeline?scale=log&zoom=all", "/periods/jurassic",
+                "/periods/cretaceous?scale=log", "/timeline/gap", "/charts/sizes", "/charts/weights",
+                "/charts/weights?units=imperial&cards=blue-whale,house-mouse,honey-bee-worker,human",
+                "/timeline?large=1", "/charts/sizes?large=1", f"/play/cardline/{created['id']}"):
+        page.goto(f"{live_server}{url}")
+        figure = page.locator("[data-figure]").first
+        figure.locator(".main-svg").first.wait_for(timeout=10_000)
+        page.wait_for_timeout(200)
+        labels = figure.evaluate(CHART_LABELS)
+        assert len(labels) >= 6, (url, labels)
+        problems[url] = label_problems(labels)
+    assert not any(problems.values()), {url: found for url, found in problems.items() if found}
+    page.close()

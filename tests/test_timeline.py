@@ -3,6 +3,7 @@
 import gzip
 import json
 import math
+import re
 
 import plotly
 import pytest
@@ -22,14 +23,14 @@ def trace_named(fig, row):
 
 
 def test_periods_and_eras_match_the_ics_chart(app, client):
-    fig = figure(client, "/api/figures/timeline")
+    fig = figure(client, "/api/figures/timeline?width=1600")
     periods = trace_named(fig, "Periods")
     with app.app_context():
         rows = db.session.query(Period).order_by(Period.position).all()
         expected = [(p.start_ma, p.end_ma, p.color_hex) for p in rows]
     got = [(round(b + x, 6), b, c) for b, x, c in zip(periods["base"], periods["x"], periods["marker"]["color"])]
     assert got == [(round(s, 6), e, c) for s, e, c in expected]
-    assert periods["text"][0] == "Cm" and [d[0] for d in periods["customdata"]][-1] == "Quaternary"
+    assert periods["text"][:2] == ["Cambrian", "Ordovician"] and [d[0] for d in periods["customdata"]][-1] == "Quaternary"
     eras = trace_named(fig, "Eras")
     assert eras["text"] == ["Paleozoic", "Mesozoic", "Cenozoic"]
     assert [round(b + x, 3) for b, x in zip(eras["base"], eras["x"])] == [538.8, 251.902, 66.0]
@@ -49,11 +50,14 @@ def test_card_bars_match_the_cards_dates(app, client):
         assert data[0] == f"/cards/{card.slug}"
 
 
-def test_five_extinctions_are_marked(client):
-    fig = figure(client, "/api/figures/timeline")
-    lines = [t for t in fig["data"] if t["type"] == "scatter"]
-    assert [t["x"][0] for t in lines] == [443.1, 372.15, 251.902, 201.4, 66.0]
-    assert all("mass extinction" in t["hovertemplate"] for t in lines)
+def test_five_extinctions_are_marked_under_the_bands_and_numbered_above_them(client):
+    fig = figure(client, "/api/figures/timeline?width=1280")
+    lines = fig["layout"]["shapes"]
+    assert [line["x0"] for line in lines] == [443.1, 372.15, 251.902, 201.4, 66.0]
+    assert all(line["y0"] == 1.5 for line in lines)  # below the era and period bands: never over their names
+    marks = fig["layout"]["annotations"]
+    assert [m["text"] for m in marks] == [f"✝{n}" for n in range(1, 6)]
+    assert all("mass extinction" in m["hovertext"] and m["yref"] == "paper" for m in marks)
 
 
 def test_log_axis_spans_the_whole_range(client):
@@ -132,11 +136,39 @@ def test_finished_line_chart_marks_misplaced_cards(client):
             break
         client.post(f"/api/games/{game_id}/actions", headers=headers, json=actions[0])
     fig = figure(client, f"/api/figures/cardline/{game_id}")
-    line = fig["data"][0]["y"]
-    assert line == sorted(line)
-    assert fig["layout"]["yaxis"]["type"] == "log"
+    placed = fig["data"][0]["x"]
+    assert placed == sorted(placed)
+    axis = fig["layout"]["xaxis"]
+    assert axis["type"] == "log" and axis["title"]["text"].startswith("Weight (log scale")
+    assert axis["ticktext"] and all(re.fullmatch(r"[\d,.]+ (?:mg|g|kg|t)", text) for text in axis["ticktext"])
+    rows = fig["layout"]["yaxis"]["ticktext"]  # each row names its card and value
+    assert all(re.search(r"<br>[\d.,]+ (?:g|kg|t)$", row) for row in rows)
     if len(fig["data"]) > 1:
-        assert all(text.startswith("✘") for text in fig["data"][1]["text"])
+        assert all(name.startswith("✘") for name in fig["data"][1]["y"])
+
+
+@pytest.mark.parametrize(("url", "low", "high"), [
+    ("/api/figures/timeline?cards=stegosaurus,tyrannosaurus", 60, 165),
+    ("/api/figures/timeline?cards=stegosaurus,tyrannosaurus&zoom=today", 0, 165),
+    ("/api/figures/timeline?cards=stegosaurus,tyrannosaurus&zoom=all", 0, 538.8),
+    ("/api/figures/timeline?cards=stegosaurus&zoom=jurassic", 140, 205),
+    ("/api/figures/timeline?period=Jurassic&deck=dinosaurs", 90, 210),
+])
+def test_the_timeline_zooms_to_the_cards_or_period_shown(client, url, low, high):
+    youngest_edge, oldest_edge = sorted(figure(client, url)["layout"]["xaxis"]["range"])
+    assert low <= youngest_edge and oldest_edge <= high and oldest_edge - youngest_edge < 540
+
+
+@pytest.mark.parametrize("url", ["/periods/jurassic", "/timeline/gap?cards=stegosaurus&cards=tyrannosaurus", "/timeline"])
+def test_a_zoomed_timeline_offers_the_way_back_to_the_whole_scale(client, url):
+    html = client.get(url).get_data(as_text=True)
+    assert re.search(r'href="[^"]*zoom=all"[^>]*>The whole time scale</a>', html)
+    whole = re.search(r'href="([^"]*zoom=all)"', html).group(1).replace("&amp;", "&")
+    assert "zoom=all" in client.get(whole).get_data(as_text=True).split('data-figure="')[1].split('"')[0]
+
+
+def test_an_unknown_zoom_is_refused_with_the_choices(client):
+    assert "'all', 'today', 'cards' or a period" in figure(client, "/api/figures/timeline?zoom=mars", 400)["error"]
 
 
 def test_size_chart_includes_a_person_to_scale(client):

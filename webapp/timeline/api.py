@@ -8,7 +8,7 @@ from webapp.filters import current_units, large_type
 from webapp.play.adapters import game_of_kind
 from webapp.play.store import observe
 from webapp.timeline import bp, figures
-from webapp.timeline.selection import card_frame, chart_cards, timeline_figure
+from webapp.timeline.selection import card_frame, chart_cards, chart_width, timeline_figure
 
 
 def json_figure(figure):
@@ -28,7 +28,7 @@ def timeline_json():
 def sizes_json():
     """Return the size chart figure."""
     cards, _ = chart_cards(request.args, "length_m")
-    return json_figure(figures.sizes(card_frame(cards), current_units(), large_type()))
+    return json_figure(figures.sizes(card_frame(cards), current_units(), large_type(), chart_width(request.args)))
 
 
 @bp.get("/api/figures/weights")
@@ -37,7 +37,7 @@ def weights_json():
     cards, _ = chart_cards(request.args, "mass_kg")
     if not cards:
         raise AppError(400, "None of these cards has a known weight.")
-    return json_figure(figures.weights(card_frame(cards), current_units(), large_type()))
+    return json_figure(figures.weights(card_frame(cards), current_units(), large_type(), chart_width(request.args)))
 
 
 @bp.get("/api/figures/cardline/<game_id>")
@@ -51,5 +51,6 @@ def cardline_json(game_id):
     names = {slug: card.common_name for slug, card in cards.items()}
     period_names = [p.name for p in all_periods()]
     figure = figures.finished_line(observation["line"], observation["box"], game.settings["characteristic"],
-                                   names, current_units(), period_names, large_type())
+                                   names, current_units(), period_names, large_type(),
+                                   chart_width(request.args))
     return json_figure(figure)

@@ -117,11 +117,37 @@ def split_dated(cards):
     return dated, [c.common_name for c in cards if c.first_appearance_ma is None]
 
 
+def chart_width(args):
+    """Return the width in pixels the page says its chart has (figures.js sends it), within reason."""
+    width = whole_number(args.get("width", ""), digits=5)
+    return min(max(width, 240), 3840) if width else figures.DEFAULT_WIDTH
+
+
+def time_span(args, periods, cards, scale):
+    """Return (oldest, youngest) in Ma that the timeline shows: `zoom` is 'all', 'today' (from the oldest card to
+    today), a period's name, or by default the cards shown."""
+    zoom = args.get("zoom", "cards")
+    if zoom == "all":
+        return None
+    if zoom == "today":
+        return figures.fitted_span(cards, periods, scale)[0], 0.0
+    period = periods[periods["period"].str.lower() == zoom.lower()]
+    if not period.empty:
+        start, end = float(period["start_ma"].iloc[0]), float(period["end_ma"].iloc[0])
+        margin = (start - end) * 0.05
+        return min(start + margin, float(periods["start_ma"].max())), max(end - margin, 0.0)
+    if zoom != "cards":
+        raise AppError(400, "The timeline can zoom to 'all', 'today', 'cards' or a period's name.")
+    return figures.fitted_span(cards, periods, scale)
+
+
 def timeline_figure(args):
     """Return (figure, dated cards, left-out names) for a request's card choice."""
     dated, left_out = split_dated(selected_cards(args))
     dated.sort(key=lambda c: (-c.first_appearance_ma, c.common_name))
-    figure = figures.timeline(period_frame(), card_frame(dated), extinction_frame(), scale_of(args), large_type())
+    periods, cards, scale = period_frame(), card_frame(dated), scale_of(args)
+    figure = figures.timeline(periods, cards, extinction_frame(), scale, large_type(), chart_width(args),
+                              time_span(args, periods, cards, scale))
     return figure, dated, left_out
 
 

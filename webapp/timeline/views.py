@@ -34,7 +34,8 @@ def timeline():
     form = CardFilterForm(request.args)
     context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
                "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
-               "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(), "scale": request.args.get("scale", "linear"),
+               "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(),
+               "zoom": request.args.get("zoom", "cards"), "scale": request.args.get("scale", "linear"),
                "figure_url": url_for("timeline.timeline_json", **query_args()), "error": figure_error}
     return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
 
@@ -70,8 +71,10 @@ def gap():
         raise AppError(400, "Pick two or three prehistoric animals to compare.")
     sentences = figures.gap_sentences(card_frame(dated))
     return render_template("timeline/gap.html", cards=dated, left_out=left_out, sentences=sentences, names=common_names(),
+                           zoom=request.args.get("zoom", "today"),
                            figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in dated),
-                                              scale=request.args.get("scale", "linear")))
+                                              scale=request.args.get("scale", "linear"),
+                                              zoom=request.args.get("zoom", "today")))
 
 
 @bp.get("/periods/<name>")
@@ -86,8 +89,9 @@ def period(name):
     extinction = db.session.scalar(select(Extinction).where(Extinction.period_ending == found.name))
     era = next(e for e in all_eras() if e["name"] == found.era)
     return render_template("timeline/period.html", period=found, cards=cards, extinction=extinction, era=era,
-                           figure_url=url_for("timeline.timeline_json",
-                                              cards=",".join(c.slug for c in cards[:MAX_CARDS])) if cards else None)
+                           zoom=request.args.get("zoom", found.slug),
+                           figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in cards[:MAX_CARDS]),
+                                              zoom=request.args.get("zoom", found.slug)) if cards else None)
 
 
 @bp.get("/charts/<kind>")
