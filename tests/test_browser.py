@@ -582,3 +582,62 @@ def test_chart_labels_never_collide_and_are_never_clipped(browser, live_server, 
         problems[url] = label_problems(labels)
     assert not any(problems.values()), {url: found for url, found in problems.items() if found}
     page.close()
+
+
+def phone(browser):
+    """Return a page on a touch phone: 390 px wide, taps not clicks."""
+    return browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+
+
+@pytest.mark.browser
+def test_the_endless_line_on_a_phone_from_the_home_page_to_same_again(browser, live_server):
+    page = phone(browser)
+    page.goto(f"{live_server}/")
+    page.locator("#on-your-own ~ a", has_text="Endless line").tap()
+    page.locator("#endless-dinosaurs ~ form").get_by_role("button", name="By weight").tap()
+    assert "3 lives left" in page.locator(".score-bar").inner_text()
+    for _ in range(200):  # always the far left: three wrong cards come soon
+        if not page.locator("label.gap").count():
+            break
+        page.locator("label.gap").first.tap()
+        assert "Press the button to confirm" in page.locator(".confirm-note").inner_text()  # a tap only selects
+        with page.expect_navigation():
+            page.get_by_role("button", name="Place card").tap()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    over = page.locator(".game-over")
+    assert "Out of lives!" in over.inner_text() or "every card" in over.inner_text()
+    score = int(page.locator(".endless-record").get_attribute("data-score"))
+    assert page.evaluate("JSON.parse(localStorage.getItem('deep-time-cards-endless'))['dinosaurs-mass']") == score
+    assert "/play/practice/endless" in page.locator("#share").input_value()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Same again").tap()
+    assert "3 lives left" in page.locator(".score-bar").inner_text()
+    assert page.locator(".endless-best").inner_text() == (f"· best {score}" if score else "")
+    page.evaluate("localStorage.setItem('deep-time-cards-endless', JSON.stringify({'dinosaurs-mass': 41}))")
+    page.goto(f"{live_server}/play/practice/endless")
+    assert page.locator(".endless-best[data-endless-key=dinosaurs-mass]").inner_text() == "· best 41"
+    page.context.close()
+
+
+@pytest.mark.browser
+def test_a_quiz_on_a_phone_from_the_home_page_to_its_review(browser, live_server):
+    page = phone(browser)
+    page.goto(f"{live_server}/")
+    page.locator("#on-your-own ~ a", has_text="Trivia quiz").tap()
+    page.get_by_label("Number of questions").fill("3")
+    page.get_by_role("button", name="Start the quiz").tap()
+    for number in range(1, 4):
+        assert f"question {number} of 3" in page.locator(".score-bar").inner_text()
+        options = page.locator(".quiz-option")
+        if options.count():
+            options.first.tap()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Answer").tap()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if number < 3:
+            feedback = page.locator("#feedback")
+            assert feedback.is_visible() and ("Right!" in feedback.inner_text() or "Not quite" in feedback.inner_text())
+    assert "You scored" in page.locator(".game-over").inner_text()
+    assert page.locator(".quiz-review li").count() == 3
+    assert "[[" not in page.locator(".quiz-review").inner_text()
+    page.context.close()

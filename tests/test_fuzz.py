@@ -98,7 +98,8 @@ def test_dinoblivion_moves_from_any_json_change_nothing_unless_legal(app, client
 
 @FUZZ
 @given(query=st.dictionaries(st.sampled_from(["q", "deck", "period", "diet", "group", "min_length", "max_mass",
-                                              "sort", "order", "page", "per_page", "cards", "scale", "set", "game"]),
+                                              "sort", "order", "page", "per_page", "cards", "scale", "set", "game",
+                                              "zoom", "width"]),
                              TEXT, max_size=4))
 def test_card_and_figure_queries_never_fail(client, query):
     for url in ("/api/cards", "/api/figures/timeline", "/api/figures/sizes", "/api/figures/weights", "/cards/",

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from webapp.extensions import db
+from webapp.learn import trivia
 from webapp.models import Game
 
 
@@ -129,3 +130,11 @@ def test_explanations_are_written_in_the_readers_units(games, client, units, uni
     notes = " ".join(re.findall(r'<span class="data-notes">(.*?)</span>', review))
     assert len(re.findall(unit_words, notes)) >= 6, notes
     assert not re.search(other_words, notes) and "[[" not in notes, notes
+
+
+def test_every_kind_is_ticked_at_first_so_a_quiz_starts_in_one_tap(client):
+    html = client.get("/quiz/new").get_data(as_text=True)
+    assert len(re.findall(r'<input checked[^>]*name="kinds"|<input[^>]*name="kinds"[^>]*checked', html)) == len(trivia.KINDS)
+    response = client.post("/quiz/new", data={"kinds": list(trivia.KINDS), "deck": "dinosaurs", "difficulty": "medium",
+                                              "count": "8"})
+    assert response.status_code == 302

@@ -9,9 +9,9 @@
   if (record && record.dataset.over === "yes") {
     const line = record.dataset.endlessKey, score = Number(record.dataset.score);
     const note = document.querySelector(".new-best");
-    if (score > (best[line] || 0)) {
-      if (note && best[line]) note.textContent = `A new best score! Your best was ${best[line]}.`;
-      else if (note && score > 0) note.textContent = "Your first best score on this line.";
+    if (!(line in best) || score > best[line]) {
+      if (note && line in best) note.textContent = `A new best score! Your best was ${best[line]}.`;
+      else if (note) note.textContent = "Your first score on this line: now beat it.";
       best[line] = score;
       try { localStorage.setItem(key, JSON.stringify(best)); } catch (error) { /* private mode: show this game only */ }
     }

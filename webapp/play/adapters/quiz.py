@@ -36,7 +36,8 @@ class QuizAdapter(SoloAdapter):
     setup_form = NewQuizForm
 
     def new_form(self):
-        return NewQuizForm(kinds=trivia.KINDS.items(), data=self.again())
+        # Every kind is ticked at first, so a student starts a quiz in one tap.
+        return NewQuizForm(kinds=trivia.KINDS.items(), data=self.again() or {"kinds": list(trivia.KINDS)})
 
     def again_data(self, game):
         return {key: game.settings[key] for key in ("kinds", "deck", "difficulty", "count") if key in game.settings}
