@@ -256,3 +256,12 @@ def test_home_leads_a_student_to_practice_the_daily_challenge_the_endless_line_a
 def test_more_filters_stay_folded_until_one_is_in_use(client, query, opened):
     html = client.get(f"/cards/{query}").get_data(as_text=True)
     assert ('<details class="more-filters wide" open>' in html) == opened
+
+
+@pytest.mark.parametrize(("slug", "words"), [
+    ("stegosaurus", "a herbivore: it eats plants"),
+    ("baryonyx", "a carnivore: it eats other animals (more exactly a piscivore: it eats mostly fish)"),
+])
+def test_card_page_explains_diet_words(client, slug, words):
+    html = client.get(f"/cards/{slug}").get_data(as_text=True)
+    assert words in html

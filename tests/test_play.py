@@ -59,7 +59,7 @@ def test_placing_a_card_by_form(games, app, client):
     state = games.state(url)
     assert state["history"][-1]["card"] == card
     html = client.get(url).get_data(as_text=True)
-    assert "Last move" in html and ("correct!" in html or "It belonged" in html)
+    assert "Last move" in html and re.search(r"(correct!.*It goes|wrong.*It belongs) (?:after|before) ", html, re.DOTALL)
     assert "Pass the device to P1" in html
 
 
@@ -71,7 +71,12 @@ def test_wrong_placement_says_where_the_card_belonged(games, app, client):
     wrong_gap = 0 if state["values"][card] > line_value else 1
     client.post(url + "/place", data={"seat": "0", "card": card, "gap": str(wrong_gap)})
     html = client.get(url).get_data(as_text=True)
-    assert "✘ wrong" in html and "It belonged" in html
+    last_move = html[html.index('id="last-move"'):html.index("</p>", html.index('id="last-move"'))]
+    neighbour = state["line"][0]
+    name = client.get(f"/api/cards/{neighbour}").get_json()["common_name"]
+    # Why, in one sentence: its value, where it belongs, the neighbour's value.
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", last_move))
+    assert "✘ wrong" in said and re.search(rf"It is .+\. It belongs (?:after|before) {re.escape(name)} \([^)]+\)\.", said), said
 
 
 @pytest.mark.parametrize(("data", "status", "message"), [

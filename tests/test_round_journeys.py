@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from webapp.common.words import article
 from webapp.games import cardline, classbins, classline, livequiz
 from webapp.timeline.figures import value_text
 
@@ -282,10 +283,10 @@ def test_diet_sort_journey(browser, live_server, teacher_page, classroom):
         pick_option(phone, index)
     verdicts(phones, right={"Ada", "Cy"})
     diet = state["values"][card]
-    expect(ben.locator("#live .last-move")).to_contain_text(f"was a {diet}")
+    expect(ben.locator("#live .last-move")).to_contain_text(f"was {article(diet)}: it ")
     standing(ada, 1, 1)
     standing(ben, 0, 3)
-    expect(teacher.locator(".current-card h2")).to_contain_text(f"was a {diet}", timeout=WAIT)
+    expect(teacher.locator(".current-card h2")).to_contain_text(f"was {article(diet)}: it ", timeout=WAIT)
     bars = teacher.locator(".vote-bars li")
     expect(bars.nth(right)).to_contain_text("✔ right")
     expect(bars.nth(right)).to_contain_text("2 votes")
