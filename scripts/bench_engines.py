@@ -60,11 +60,31 @@ def dinoblivion_games(seconds, mode="duel", end_trigger="hunting_grounds"):
     return steps, games, time.perf_counter() - start
 
 
+def stack_draws(games):
+    """Play `games` 2-player Stack-O-Saurus games between hard computer players; return how many ran to the draw."""
+    draws = 0
+    for seed in range(games):
+        state = stack.new_game({"players": ["P0", "P1"]}, seed)
+        rng = random.Random(seed)
+        while not stack.is_over(state):
+            seat = state["turn"]
+            observation = stack.observation(state, seat)
+            state = stack.apply(state, seat, stack.bot_choose(observation, stack.legal_actions(state), rng, "hard"))
+        draws += state["winner"] is None
+    return draws
+
+
 def main():
     """Print steps and games per second for each engine."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to run each engine")
+    parser.add_argument("--stack-draws", type=int, metavar="GAMES",
+                        help="instead, count Stack-O-Saurus draws in GAMES games between hard computer players")
     args = parser.parse_args()
+    if args.stack_draws:
+        draws = stack_draws(args.stack_draws)
+        print(f"stack-o-saurus, hard v hard: {draws} draws in {args.stack_draws} games (seeds 0-{args.stack_draws - 1})")
+        return
     steps, games, elapsed = cardline_games(args.seconds)
     print(f"cardline: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "
           f"({steps:,} steps in {games:,} random games of 4 players x 4 cards, {elapsed:.1f} s; "

@@ -115,6 +115,7 @@ def centre(locator):
 def test_cardline_cards_can_be_dragged_onto_a_gap_by_mouse(browser, live_server):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     start_cardline(page, live_server)
+    page.wait_for_load_state("load")  # play.js (deferred) listens before the mouse goes down, even on a busy machine
     card = page.locator("label.hand-card").nth(1)
     name = card.locator(".mini-name").inner_text()
     page.mouse.move(*centre(card))

@@ -37,11 +37,39 @@ def test_registered_and_the_deck_has_46_cards():
     assert Counter(c for k, c in st.KIND.values() if k == "scare") == {c: 2 for c in st.COLOURS}
 
 
-def test_setup_deals_three_each_and_flips_one():
+def test_setup_builds_the_reference_tower_from_the_deck_deals_three_each_and_flips_one():
     state = new(players=4)
+    reference = state["reference"]
+    assert [st.KIND[card] for card in reference] == [("apatosaurus", None)] + [("dino", c) for c in ORDER]
     assert [len(h) for h in state["hands"]] == [3, 3, 3, 3]
-    assert len(state["discard"]) == 1 and len(state["draw"]) == 46 - 12 - 1
+    # "A Dino Tower is created using cards from the deck": 41 cards are in play, the five are not.
+    assert len(state["discard"]) == 1 and len(state["draw"]) == 41 - 12 - 1
+    in_play = [c for h in state["hands"] for c in h] + state["draw"] + state["discard"]
+    assert not set(reference) & set(in_play)
+    assert st.observation(state, 0)["reference"] == reference
     assert state["phase"] == "draw" and state["turn"] == 0
+
+
+@pytest.mark.parametrize("covered", [0, 3])
+def test_a_scare_puts_both_cards_out_of_the_next_players_reach(covered):
+    state = new(players=2)
+    blue, scare = st.CARDS_OF_COLOUR[ORDER[0]][0], f"scare-{ORDER[0]}-1"
+    apatosaurus = st.CARDS_OF_KIND["apatosaurus"][0]
+    others = [c for c in st.CARDS if c not in (blue, scare, apatosaurus) and c not in state["reference"]]
+    state.update(towers=[[], [apatosaurus, blue]], hands=[[scare, *others[:2]], others[2:5]],
+                 discard=others[5:5 + covered], draw=others[5 + covered:], phase="play", under=0)
+    state = act(state, type="scare", card=scare, target=1)
+    assert state["discard"][:2] == [scare, blue] and state["turn"] == 1
+    if covered:  # the pile had cards: its top is one of them, and taking it does not uncover the two
+        assert state["discard"][-1] not in (scare, blue)
+        state = act(state, type="draw", source="discard")
+        state = act(state, type="discard", card=state["hands"][1][0])
+    else:
+        # The pile was empty: the two cards are all of it, and the next player may not take them.
+        assert {"type": "draw", "source": "discard"} not in st.legal_actions(state)
+        with pytest.raises(IllegalAction, match="bottom of the discard pile"):
+            act(state, type="draw", source="discard")
+    assert all(c not in state["hands"][1] for c in (scare, blue))
 
 
 def test_tower_order_given_or_random_by_seed():
@@ -261,13 +289,15 @@ def test_the_planning_computer_player_wins_its_share(strong, weak, at_least):
 
 
 OBSERVATION_FIELDS = {"game", "viewer", "players", "order", "hand", "draw_size", "discard_top",
-                      "discard_size", "turn", "phase", "turns", "all_started", "over", "result", "log"}
+                      "discard_size", "discard_takeable", "reference", "turn", "phase", "turns", "all_started", "over", "result", "log"}
 
 
 def check_invariants(state):
     """Assert what must hold after every step of any Stack-O-Saurus game."""
     held = [c for h in state["hands"] for c in h] + [c for t in state["towers"] for c in t]
-    assert Counter(held + state["draw"] + state["discard"]) == Counter(st.CARDS), "a card was made or lost"
+    in_play = held + state["draw"] + state["discard"]
+    assert Counter(in_play + state["reference"]) == Counter(st.CARDS), "a card was made or lost"
+    assert 0 <= state["under"] <= len(state["discard"])
     for tower in state["towers"]:
         if tower:
             assert st.KIND[tower[0]][0] == "apatosaurus"

@@ -16,6 +16,13 @@ at the start. Decisions where the rulebook is silent (also shown to players on t
   discarded and replaced, and taking one from the discard pile is not allowed.
 - A player with no card to play or discard passes.
 - A game with no winner after 2,000 turns is a draw.
+- The reference Dino Tower is built from the deck before the rest is shuffled ("A Dino Tower is
+  created using cards from the deck"): an Apatosaurus and one dinosaur of each colour, so 41 cards
+  are in play.
+- A scare puts its two cards at the bottom of the discard pile "so that neither card can be drawn
+  by the next player". They stay out of reach under the pile: the discard pile may be drawn from
+  only while it holds a card discarded on top of them. When the pile is empty, the two cards are
+  the whole pile and nobody may take them. A rebuild of the draw pile shuffles them in as usual.
 """
 
 import random
@@ -47,6 +54,9 @@ for _card in CARDS:
     else:
         KIND[_card] = ({"apato": "apatosaurus", "ptero": "pterodactyl", "trex": "trex"}[_parts[0]], None)
 
+
+CARDS_OF_KIND = {kind: [c for c in CARDS if KIND[c][0] == kind] for kind in ("apatosaurus", "pterodactyl", "trex")}
+CARDS_OF_COLOUR = {colour: [c for c in CARDS if KIND[c] == ("dino", colour)] for colour in COLOURS}
 
 # Actions are shared, never-mutated dicts: building them anew on every step is the engine's
 # largest cost in random play.
@@ -93,8 +103,14 @@ DRAW_CHOICES = {(deck, discard): tuple(action for action, allowed in
                 for deck in (False, True) for discard in (False, True)}
 
 
+def reference_tower(order):
+    """Return the five cards the reference Dino Tower is built from, taken out of the deck: Apatosaurus first."""
+    return [CARDS_OF_KIND["apatosaurus"][-1]] + [CARDS_OF_COLOUR[colour][-1] for colour in order]
+
+
 def new_game(config, seed):
-    """Shuffle with `seed`, fix the tower order (given, or drawn at random), deal 3 cards each."""
+    """Fix the tower order (given, or drawn at random with `seed`), build the reference tower from the deck,
+    shuffle the rest with `seed` and deal 3 cards each."""
     players = config.get("players")
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidConfig(f"Stack-O-Saurus needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
@@ -105,15 +121,18 @@ def new_game(config, seed):
         rng.shuffle(order)
     elif not isinstance(order, list) or not all(isinstance(c, str) for c in order) or sorted(order) != sorted(COLOURS):
         raise InvalidConfig("The tower order must name each colour once: " + ", ".join(COLOURS) + ".")
-    deck = list(CARDS)
+    reference = reference_tower(order)
+    deck = [card for card in CARDS if card not in reference]
     rng.shuffle(deck)
     hands = [[deck.pop() for _ in range(3)] for _ in players]
     return {
         "game": NAME,
         "players": [str(p) for p in players],
         "order": list(order),
+        "reference": reference,
         "draw": deck[:-1],
         "discard": deck[-1:],
+        "under": 0,
         "hands": hands,
         "towers": [[] for _ in players],
         "turn": 0,
@@ -158,9 +177,9 @@ def _can_draw_from_deck(state):
 
 
 def _can_draw_from_discard(state):
-    """Say whether the top of the discard pile may be taken."""
+    """Say whether the top of the discard pile may be taken: a card discarded on top of the scared ones."""
     discard = state["discard"]
-    return bool(discard) and not (IS_APATOSAURUS[discard[-1]] and all(state["towers"]))
+    return len(discard) > state.get("under", 0) and not (IS_APATOSAURUS[discard[-1]] and all(state["towers"]))
 
 
 def _can_draw_from(state, source):
@@ -244,6 +263,8 @@ def check(state, player, action):
 
 
 def _why_not_draw(state, source):
+    if source == "discard" and len(state["discard"]) <= state.get("under", 0) and state["discard"]:
+        return "The scared dinosaur and its card lie at the bottom of the discard pile: nobody may take them."
     if source == "discard" and state["discard"]:
         return "Every tower is started, so an Apatosaurus from the discard pile is no use."
     if source in ("deck", "discard"):
@@ -308,6 +329,7 @@ def _rebuild_draw_pile(state):
     state["reshuffles"] += 1
     state["discard"] = [rebuilt.pop()]
     state["draw"] = rebuilt
+    state["under"] = 0
     _log(state, {"type": "reshuffle"})
     return rebuilt
 
@@ -366,6 +388,7 @@ def apply(state, player, action):
         fallen = state["towers"][target][-1]
         state["towers"] = towers
         state["discard"] = [card, fallen] + state["discard"]
+        state["under"] = state.get("under", 0) + 2
         _log(state, {"type": "scare", "player": player, "card": card, "target": target, "fallen": fallen})
     return _next_turn(state)
 
@@ -441,6 +464,8 @@ def observation(state, viewer=None):
         "draw_size": len(state["draw"]),
         "discard_top": state["discard"][-1] if state["discard"] else None,
         "discard_size": len(state["discard"]),
+        "discard_takeable": _can_draw_from_discard(state),
+        "reference": list(state.get("reference", [])),
         "turn": state["turn"],
         "phase": state["phase"],
         "turns": state["turns"],
