@@ -1457,3 +1457,54 @@ def test_check_and_legal_actions_agree():
                 state = E.apply(state, state["turn"], bots.random_bot(None, actions, rng))
                 step += 1
     assert accepted > 1000
+
+
+def test_the_dinoblivion_card_destroys_its_dino_tokens_and_the_bank_has_fewer_to_give():
+    state = started()
+    hand(state, 0, ["dinoblivion_sun-1", "explorar_sun-1", "capturar-1", "explorar_sun-2"])
+    state["seats"][0]["dino"] = 5
+    state = act(state, type="play", card="dinoblivion_sun-1", via="explorar_sun-1", tokens=4, use="fight")
+    assert seat0(state)["dino"] == 1 and seat0(state)["burnt"] == 4 and state["strength"] == 8
+    assert E.observation(state, 1)["players"][0]["burnt"] == 4  # everyone sees the bank shrink
+    state["seats"][0]["dino"] = 2
+    state = act(state, type="play", card="capturar-1", via="explorar_sun-2")  # +2 Dino tokens, from a bank of 0
+    assert seat0(state)["dino"] == 2  # 6 tokens - 4 destroyed - 2 held: nothing left to give
+
+
+def test_a_hunting_ground_shows_only_its_top_card_and_its_size():
+    state = started()
+    put(state, ["yak-1", "hut-1", "monki-1"], "grounds", "left")
+    for viewer in (0, 1, None):
+        obs = E.observation(state, viewer)
+        assert obs["grounds"]["left"] == ["monki-1"] and obs["ground_sizes"]["left"] == 3
+        assert not {"yak-1", "hut-1"} & set(json.dumps(obs).replace('"', " ").split())
+        assert {"yak-1", "hut-1"} <= E.hidden(state, viewer)
+    # The cards under the top stay among the cards the viewer may not look at, without saying where.
+    assert E.observation(state, 0)["jungle"]["unseen"].get(C.KIND_OF["yak-1"], 0) >= 1
+
+
+def test_open_hunting_grounds_is_a_house_rule_chosen_at_set_up():
+    state = E.new_game({**DUEL, "open_grounds": True}, 1)
+    put(state, ["yak-1", "hut-1", "monki-1"], "grounds", "left")
+    assert E.observation(state, 1)["grounds"]["left"] == ["yak-1", "hut-1", "monki-1"]
+    with pytest.raises(InvalidConfig, match="open_grounds"):
+        E.new_game({**DUEL, "open_grounds": "yes"}, 1)
+
+
+def test_the_winner_choosing_a_card_after_a_fight_sees_that_pile_and_only_they_do():
+    state = fighting_hand(started(), ["huntar-1"], "raptor-1", ground=["yak-1", "ayla-1", "hut-1", "monki-1"])
+    state["strength"] = 10
+    state = act(state, type="attack", side="left")
+    state = act(state, type="destroy", card="huntar-1")
+    assert E.observation(state, 0)["grounds"]["left"] == state["grounds"]["left"]
+    assert E.observation(state, 1)["grounds"]["left"] == state["grounds"]["left"][-1:]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_determinised_game_keeps_the_hidden_piles_sizes_and_tops(seed):
+    state = started(seed=seed)
+    put(state, ["yak-1", "hut-1", "monki-1"], "grounds", "left")
+    obs = E.observation(state, 0)
+    world = E.determinise(obs, 0, random.Random(seed))
+    assert len(world["grounds"]["left"]) == 3 and world["grounds"]["left"][-1] == "monki-1"
+    assert E.observation(world, 0)["grounds"] == obs["grounds"]

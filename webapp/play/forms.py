@@ -2,6 +2,7 @@
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     FieldList,
     Form,
     FormField,
@@ -109,6 +110,8 @@ class NewDinoblivionForm(SeatsForm):
     end_trigger = SelectField("When a Duel ends", default="dinosaur_decks", choices=options([
         ("dinosaur_decks", "Longer game: when a dinosaur stack or the Jungle runs empty (fan notes)"),
         ("hunting_grounds", "Rulebook's words: when a Hunting Ground or the Jungle runs empty (can end in a few turns)")]))
+    open_grounds = BooleanField("House rule: open Hunting Grounds (anyone may look through the piles; the "
+                                "rulebook shows only the top card)")
     seats = FieldList(FormField(DinoblivionSeatForm), min_entries=2, max_entries=2)
     submit = SubmitField("Start the game")
 

@@ -154,7 +154,7 @@ def greedy_bot(observation, actions, rng):
     solo = observation["mode"] == "solo"
     if hunts and not (solo and observation["grounds"]["left"] and observation["grounds"]["right"]) \
             and (observation["jungle"]["size"] > 8 or _safe_to_end(observation)):
-        return max(hunts, key=lambda a: (_strength(observation, a["card"]), -len(observation["grounds"][a["ground"]])))
+        return max(hunts, key=lambda a: (_strength(observation, a["card"]), -observation["ground_sizes"][a["ground"]]))
     return by_type["end"][0]
 
 
@@ -167,14 +167,13 @@ def _best_buy(observation, buys):
     last_turn = observation["end"] is not None
     best, best_score = None, 2 if not last_turn else 0.5
     for action in buys:
-        pile = observation["grounds"][action["ground"]]
-        card = pile[-1]
+        card, size = observation["grounds"][action["ground"]][-1], observation["ground_sizes"][action["ground"]]
         gained = 2 * (_families(kinds + [C.KIND_OF[card]]) - families)
-        if len(pile) == 1 and not last_turn and observation["mode"] == "duel" \
+        if size == 1 and not last_turn and observation["mode"] == "duel" \
                 and not _safe_to_end(observation, gained):
             continue
         score = (_value(card) if not last_turn else 0) + gained * (3 if last_turn else 1)
-        if len(pile) == 1 and not last_turn and observation["mode"] == "duel":
+        if size == 1 and not last_turn and observation["mode"] == "duel":
             score += 10  # a won game
         if score >= best_score:
             best, best_score = action, score

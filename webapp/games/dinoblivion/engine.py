@@ -7,7 +7,9 @@ rules page, rules.md):
 - Costs: Action cards (hand icon) cost Food, Clan cards (person icon) cost Buddy pawns.
 - Resources: each player has a bank of 3 Food tokens (worth 1 or 2 each, so at most 6 Food), 6 Dino
   tokens and 6 Buddy pawns. A gain moves resources from your bank to your reserve, a payment moves them
-  back; what the bank cannot give is lost, so you never hold more than 6 of each. Eggs come from one
+  back; what the bank cannot give is lost, so you never hold more than 6 of each. The Dinoblivion card
+  destroys the Dino tokens it uses (the rulebook's word): they leave the game, and that player's bank
+  has fewer to give from then on. Eggs come from one
   shared Egg bank (24 in Duel, 12 in Solo); once it is empty no more eggs are gained.
 - Eggs: 12 worth 1 point, 8 worth 2 and 4 worth 2 that are indestructible. The rulebook does not give
   the split; these numbers are the fan notes' (najibyla/lua_dinoB). Nobody, not even the owner, sees an
@@ -79,7 +81,9 @@ rules page, rules.md):
   must flip a card and the Jungle is empty (a hunt only flips what is there; an empty Jungle cannot be
   hunted), or after 200 turns. The Moon starting cards stay in the box.
 - Gaining a card after a win is not optional when a card can be gained (the rulebook says "gain").
-- What everyone sees: Hunting Grounds (whole piles), discard piles, cards in play, Totems, trophies,
+- What everyone sees: the top card of each Hunting Ground and how many cards it holds (the rulebook's
+  etiquette forbids looking through them; the whole piles are shown under the house rule of open
+  Hunting Grounds, chosen at set-up, and to a player choosing a card from one after a win), discard piles, cards in play, Totems, trophies,
   Enemies, the revealed dinosaurs, resources, and counts of everything else. Cards a player has seen
   once but that went back into a deck are only known as a multiset of kinds (the log names kinds, not
   copies). Nobody sees a deck's order, another player's hand or Cave, the Jungle's order, a face-down
@@ -125,6 +129,7 @@ class Power(NamedTuple):
     axe: int = 0
     pay: str = ""       # the resource paid first ("food", "dino", "buddy"), if any
     paid: int = 0
+    burns: bool = False  # the payment is destroyed (it leaves the game), not returned to the bank
 
 
 # Powers by card kind, from the card list's power texts.
@@ -220,13 +225,16 @@ def new_game(config, seed):
                             "'dinosaur_decks' (the fan notes' reading).")
     if mode == "solo" and difficulty not in DIFFICULTIES:
         raise InvalidConfig("Choose a difficulty: " + ", ".join(DIFFICULTIES) + ".")
+    open_grounds = config.get("open_grounds", False)
+    if not isinstance(open_grounds, bool):
+        raise InvalidConfig("'open_grounds' (the house rule of open Hunting Grounds) is true or false.")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise InvalidConfig("The seed must be a number or a word.")
     rng = random.Random(f"{seed}:setup")
     clans = ("sun", "moon")
     seats = [{"clan": clans[i], "chief": None, "deck": list(C.STARTING[clans[i]]), "hand": [], "discard": [],
               "play": [], "totems": [], "cave": None, "trophies": [], "eggs": [], "shown": [],
-              "food": 0, "dino": 0, "buddy": 0} for i in range(wanted)]
+              "food": 0, "dino": 0, "buddy": 0, "burnt": 0} for i in range(wanted)]
     jungle = list(C.JUNGLE)
     rng.shuffle(jungle)
     eggs = [kind for kind in C.EGG_KINDS for _ in range(C.EGG_COUNTS[kind])]
@@ -238,7 +246,7 @@ def new_game(config, seed):
     rng.shuffle(chiefs)
     state = {
         "game": NAME, "mode": mode, "difficulty": difficulty, "end_trigger": end_trigger,
-        "players": list(players), "seed": seed, "draws": 0,
+        "open_grounds": open_grounds, "players": list(players), "seed": seed, "draws": 0,
         "phase": "throw" if mode == "duel" else "chief", "turn": 0, "first": 0, "turns": 0,
         "throws": [None] * wanted, "offer": [chiefs.pop(), chiefs.pop()], "box": chiefs,
         "seats": seats, "jungle": jungle, "grounds": {"left": [], "right": []},
@@ -355,7 +363,7 @@ def _effect_power(kind, action):
         return OPTION_POWERS[kind].get(action.get("option"))
     if kind in DINOBLIVION:
         tokens = action.get("tokens")
-        return Power(pay="dino", paid=tokens, axe=2 * tokens) if isinstance(tokens, int) else None
+        return Power(pay="dino", paid=tokens, axe=2 * tokens, burns=True) if isinstance(tokens, int) else None
     return ACTION_POWERS.get(kind) or TOTEM_POWERS.get(kind)
 
 
@@ -854,7 +862,9 @@ def apply(state, player, action):
 
 
 def _gain(seat, resource, amount):
-    seat[resource] = min(CAP, seat[resource] + amount)
+    # Dino tokens destroyed by a Dinoblivion card have left the game: the bank has that many fewer to give.
+    cap = CAP - (seat.get("burnt", 0) if resource == "dino" else 0)
+    seat[resource] = max(seat[resource], min(cap, seat[resource] + amount))
 
 
 def _take_egg(state, seat_index):
@@ -882,6 +892,8 @@ def _resolve(state, seat_index, power, use=None):
     seat = state["seats"][seat_index]
     if power.pay:
         seat[power.pay] -= power.paid
+        if power.burns:
+            seat["burnt"] = seat.get("burnt", 0) + power.paid
     if power.food:
         _gain(seat, "food", power.food)
     if power.dino:
@@ -1375,6 +1387,16 @@ def _floating_enemies(state):
     return dict(sorted((inside - known).items()))
 
 
+def shown_ground(state, side, viewer):
+    """Return the cards of a Hunting Ground that `viewer` may see, bottom first: only the top card ("the game
+    etiquette does not allow the player to look at the Hunting Ground cards at any time"), the whole pile under
+    the house rule of open Hunting Grounds, or to the player choosing a card from it after a win."""
+    pile = state["grounds"][side]
+    choosing = viewer is not None and viewer == current_player(state) and state["pending"] \
+        and state["pending"][0]["kind"] == "gain" and state["pending"][0]["side"] == side
+    return list(pile) if state.get("open_grounds") or choosing else pile[-1:]
+
+
 def observation(state, viewer=None):
     """Return what seat `viewer` (None: a spectator) may see: no hidden card, deck order or egg value."""
     players = []
@@ -1384,7 +1406,7 @@ def observation(state, viewer=None):
         hidden = seat["deck"] if own else seat["deck"] + seat["hand"] + ([seat["cave"]] if seat["cave"] else [])
         players.append({
             "seat": index, "name": state["players"][index], "clan": seat["clan"], "chief": seat["chief"],
-            "food": seat["food"], "dino": seat["dino"], "buddy": seat["buddy"],
+            "food": seat["food"], "dino": seat["dino"], "buddy": seat["buddy"], "burnt": seat.get("burnt", 0),
             "hand_size": len(seat["hand"]), "deck_size": len(seat["deck"]), "cave": seat["cave"] is not None,
             "discard": list(seat["discard"]), "play": list(seat["play"]), "totems": list(seat["totems"]),
             "trophies": list(seat["trophies"]), "eggs": len(seat["eggs"]), "shown_eggs": list(seat["shown"]),
@@ -1410,10 +1432,15 @@ def observation(state, viewer=None):
         "max_turns": MAX_TURNS, "throws": list(state["throws"]), "offer": list(state["offer"]),
         "players": players,
         "hand": list(me["hand"]) if me else None, "cave": me["cave"] if me else None,
-        "grounds": {side: list(pile) for side, pile in state["grounds"].items()},
+        "grounds": {side: shown_ground(state, side, viewer) for side in SIDES},
+        "ground_sizes": {side: len(pile) for side, pile in state["grounds"].items()},
+        "open_grounds": state.get("open_grounds", False),
         "dinosaurs": dinos, "unseen_dinosaurs": _kinds(face_down),
         "jungle": {"size": len(state["jungle"]), "setaside": len(state["setaside"]), "bottom": list(state["bottom"]),
-                   "unseen": _kinds([c for c in state["jungle"] + state["setaside"] if c not in IS_ENEMY]),
+                   # Kinds of the cards the viewer may not look at: the Jungle, the set-aside cards and the
+                   # Hunting Grounds under their top cards, together, so that which is where is not told.
+                   "unseen": _kinds([c for c in state["jungle"] + state["setaside"] if c not in IS_ENEMY]
+                                    + _unseen_ground_cards(state, viewer)),
                    "enemies": _floating_enemies(state)},
         "enemies": {side: list(pile) for side, pile in state["enemies"].items()},
         "eggs": {"bank": len(state["egg_bank"]), "out": len(state["eggs_out"]),
@@ -1425,6 +1452,12 @@ def observation(state, viewer=None):
         "end": dict(state["end"]) if state["end"] else None, "outcome": state["outcome"],
         "over": over, "result": result(state), "log": list(state["log"]),
     }
+
+
+def _unseen_ground_cards(state, viewer):
+    """Return the Hunting Ground cards `viewer` may not look at."""
+    return [card for side in SIDES
+            for card in state["grounds"][side][:len(state["grounds"][side]) - len(shown_ground(state, side, viewer))]]
 
 
 def determinise(observation, viewer, rng):
@@ -1460,7 +1493,8 @@ def determinise(observation, viewer, rng):
         pool = take(p["hidden"])
         seat = {"clan": p["clan"], "chief": p["chief"], "deck": pool, "hand": [], "discard": list(p["discard"]),
                 "play": list(p["play"]), "totems": list(p["totems"]), "cave": None, "trophies": list(p["trophies"]),
-                "eggs": [], "shown": list(p["shown_eggs"]), "food": p["food"], "dino": p["dino"], "buddy": p["buddy"]}
+                "eggs": [], "shown": list(p["shown_eggs"]), "food": p["food"], "dino": p["dino"], "buddy": p["buddy"],
+                "burnt": p["burnt"]}
         if p["seat"] == viewer:
             seat["hand"], seat["cave"] = list(obs["hand"]), obs["cave"]
         else:
@@ -1471,6 +1505,8 @@ def determinise(observation, viewer, rng):
         seats.append(seat)
     jungle_info = obs["jungle"]
     loose = take(jungle_info["unseen"])
+    grounds = {side: [loose.pop() for _ in range(obs["ground_sizes"][side] - len(obs["grounds"][side]))]
+               + list(obs["grounds"][side]) for side in SIDES}
     bottom = [loose.pop() if tag == "s" else unseen[tag].pop() for tag in jungle_info["bottom"]]
     top = take(jungle_info["enemies"])
     top += [loose.pop() for _ in range(jungle_info["size"] - len(bottom) - len(top))]
@@ -1497,7 +1533,7 @@ def determinise(observation, viewer, rng):
         "players": [p["name"] for p in obs["players"]], "seed": rng.getrandbits(64), "draws": 0,
         "phase": obs["phase"], "turn": obs["turn"] if obs["turn"] is not None else obs["players"][0]["seat"],
         "first": obs["first"], "turns": obs["turns"], "throws": list(obs["throws"]), "offer": list(obs["offer"]),
-        "box": box, "seats": seats, "jungle": bottom + top, "grounds": {s: list(obs["grounds"][s]) for s in SIDES},
+        "box": box, "seats": seats, "jungle": bottom + top, "grounds": grounds, "open_grounds": obs["open_grounds"],
         "dinos": dinos, "dinos_out": out, "enemies": {s: list(obs["enemies"][s]) for s in SIDES},
         "setaside": loose, "bottom": list(jungle_info["bottom"]), "egg_bank": bank, "eggs_out": eggs,
         "eggs_gone": list(obs["eggs"]["gone"]), "destroyed": list(obs["destroyed"]),
@@ -1515,6 +1551,7 @@ def hidden(state, viewer):
     # there too; it was seen once, but no observation names it again, so it is kept as the box keeps it.
     unseen += state["box"]
     unseen += [dino for pile in state["dinos"].values() for dino in pile[:-1]]
+    unseen += _unseen_ground_cards(state, viewer)
     for index, seat in enumerate(state["seats"]):
         unseen += seat["deck"]
         if index != viewer:
@@ -1530,7 +1567,8 @@ def hidden(state, viewer):
 
 
 def example_configs():
-    """Return small valid set-ups for tests: a Duel under each end trigger, and a Solo game at the shortest difficulty."""
+    """Return small valid set-ups for tests: a Duel under each end trigger (one with open Hunting Grounds), and a
+    Solo game at the shortest difficulty."""
     return [{"mode": "duel", "players": ["Ada", "Ben"]},
-            {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks"},
+            {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks", "open_grounds": True},
             {"mode": "solo", "players": ["Ada"], "difficulty": "chief"}]

@@ -50,7 +50,7 @@ def ends_the_game(observation, action):
     side = action.get("ground") if action["type"] == "buy" else None
     if action["type"] == "gain" and observation["pending"]:
         side = observation["pending"][0].get("side")
-    return side in observation["grounds"] and len(observation["grounds"][side]) == 1
+    return observation["ground_sizes"].get(side) == 1
 
 
 def button_label(observation, action):
@@ -148,7 +148,7 @@ class DinoblivionAdapter(Adapter):
     def start(self, form):
         seats = form.chosen_seats()
         config = {"mode": form.mode.data, "players": [seat["name"] for seat in seats],
-                  "end_trigger": form.end_trigger.data}
+                  "end_trigger": form.end_trigger.data, "open_grounds": form.open_grounds.data}
         if form.mode.data == "solo":
             config["difficulty"] = form.difficulty.data
         return store.create_game("dinoblivion", config, seats, mode="table", settings={})
