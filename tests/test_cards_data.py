@@ -8,6 +8,7 @@ import pytest
 
 from cards_db import read_cards
 from cards_db.schema import BODY_PLANS, CONTINENTS, SOURCED
+from webapp.cards import silhouettes
 from webapp.cards.silhouettes import FOLDER, shape
 
 PERIODS, CARDS = read_cards()
@@ -242,3 +243,53 @@ def test_every_listed_body_plan_is_drawn():
 
 def test_slugs_are_unique():
     assert CARDS["slug"].is_unique
+
+
+# Drawings: the famous animals have their own, and no card is drawn as another kind of animal.
+DRAWINGS = {row.slug: silhouettes.drawing(row) for row in CARDS.itertuples()}
+
+
+def test_every_drawing_exists_parses_and_is_one_colour():
+    for path in sorted(set(DRAWINGS.values())):
+        (_x, _y, width, height), inner = silhouettes.shape(None, path)
+        assert width > 0 and height > 0 and "currentColor" in inner, path
+        text = (silhouettes.STATIC / path).read_text()
+        assert "<image" not in text and "href" not in text and "stroke=" not in text and len(text) < 6000, path
+
+
+@pytest.mark.parametrize("slug", silhouettes.FAMOUS)
+def test_each_famous_animal_has_a_drawing_of_its_own(slug):
+    assert slug in DRAWINGS, f"{slug} is not a card"
+    path = DRAWINGS[slug]
+    assert path.startswith("outlines/") and [s for s, p in DRAWINGS.items() if p == path] == [slug]
+
+
+def test_every_living_family_is_drawn_by_its_own_shape_or_a_body_plan_that_fits_it():
+    families = set(CARDS["family"].dropna())
+    assert families <= set(silhouettes.FAMILY_OUTLINES) | silhouettes.FAMILIES_DRAWN_BY_BODY_PLAN
+    assert not set(silhouettes.FAMILY_OUTLINES) & silhouettes.FAMILIES_DRAWN_BY_BODY_PLAN
+
+
+@pytest.mark.parametrize(("slugs", "drawn_as"), [
+    (("giraffe",), "outlines/giraffe.svg"),
+    (("emperor-penguin", "king-penguin", "african-penguin"), "outlines/penguin.svg"),
+    (("lion", "tiger", "cheetah"), "outlines/big-cat.svg"),
+    (("blue-whale", "humpback-whale"), "outlines/baleen-whale.svg"),
+    (("deinonychus", "utahraptor"), "outlines/dromaeosaur.svg"),
+    (("liopleurodon", "kronosaurus"), "outlines/pliosaur.svg"),
+])
+def test_animals_are_drawn_as_their_own_kind(slugs, drawn_as):
+    assert {DRAWINGS[slug] for slug in slugs} == {drawn_as}
+
+
+def test_no_two_unlike_kinds_share_a_generic_outline():
+    """The generic mammal and bird outlines draw nobody any more, and no living family shares its drawing
+    with a family of another order of shape (each family outline lists the families it fits)."""
+    assert not [slug for slug, path in DRAWINGS.items() if path in ("silhouettes/mammal.svg", "silhouettes/bird.svg")
+                and CARDS.set_index("slug").loc[slug, "deck"] == "animals"]
+    mammals = CARDS[(CARDS["deck"] == "animals") & CARDS["group"].isin(["mammal", "sea mammal"])]
+    assert mammals["slug"].map(DRAWINGS).nunique() >= 25  # one outline served all the mammals before
+
+
+def test_tyrannosaurus_allosaurus_and_albertosaurus_are_drawn_differently():
+    assert len({DRAWINGS[s] for s in ("tyrannosaurus", "allosaurus", "albertosaurus")}) == 3

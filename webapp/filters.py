@@ -8,6 +8,7 @@ from markupsafe import Markup, escape
 
 from cards_db import schema
 from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.cards.silhouettes import drawing
 from webapp.common import words
 from webapp.common.pictures import picture, times
 from webapp.common.words import article
@@ -201,6 +202,7 @@ def init_app(app):
         habitat_words=schema.HABITAT_WORDS.get,
         diet_words=schema.DIET_WORDS.get,
         article=article,
+        drawing=drawing,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
         left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),

@@ -52,7 +52,7 @@ def card(slug):
     return render_template(
         "cards/card.html", card=found, form=form, periods=periods,
         background=background, ink=ink,
-        picture=silhouettes.silhouette(found.body_plan, ink, f"Silhouette of {found.common_name}"),
+        picture=silhouettes.silhouette(found, ink, f"Silhouette of {found.common_name}"),
         comparison=silhouettes.comparison(found),
         comparison_sentence=silhouettes.comparison_sentence(found),
     ), status
