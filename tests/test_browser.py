@@ -66,6 +66,7 @@ def start_cardline(page, base):
     page.locator("#seats-0-name").fill("Ada")
     page.locator("#seats-1-kind").select_option("easy")
     page.get_by_role("button", name="Start the game").click()
+    page.wait_for_load_state("load")  # play.js (deferred) listens before the test drags, even on a busy machine
     assert page.get_by_role("heading", name="Ada, your turn").is_visible()
 
 
@@ -135,6 +136,7 @@ def test_practice_cards_can_be_dragged_into_a_diet_bin(browser, live_server):
     page.goto(f"{live_server}/play/practice/new")
     page.get_by_label("Sort by").select_option("diet")
     page.get_by_role("button", name="Start").click()
+    page.wait_for_load_state("load")  # play.js (deferred) listens before the mouse goes down, even on a busy machine
     name = page.locator("label.hand-card .mini-name").inner_text()
     page.mouse.move(*centre(page.locator("label.hand-card")))
     page.mouse.down()
@@ -178,9 +180,12 @@ def test_no_card_name_is_broken_inside_a_word(browser, live_server, app, width, 
         "{% from 'play/cardline/_line.html' import card_face %}<ul class='hand'>"
         "{% for card in cards %}<li class='hand-card'>{{ card_face(card) }}</li>{% endfor %}</ul>"
         "<ul class='order-list'>{% for card in cards %}<li class='order-item'>"
-        "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>"),
+        "<span class='order-card'>{{ card_face(card) }}</span><label>Position</label></li>{% endfor %}</ul>"
+        # The line's narrower cards, wrapped here so that every one is on screen.
+        "<ol class='line' style='flex-wrap: wrap'>{% for card in cards %}<li class='line-card'>{{ card_face(card) }}</li>"
+        "{% endfor %}</ol>"),
         width, large)
-    assert page.locator(".mini-name").count() == 2 * len(cards) > 400
+    assert page.locator(".mini-name").count() == 3 * len(cards) > 600
     assert page.evaluate(BROKEN_NAMES, ".mini-name") == []
 
 
@@ -642,3 +647,26 @@ def test_a_quiz_on_a_phone_from_the_home_page_to_its_review(browser, live_server
     assert page.locator(".quiz-review li").count() == 3
     assert "[[" not in page.locator(".quiz-review").inner_text()
     page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (390, 844)])
+def test_a_line_of_twelve_cards_shows_whole_on_a_projector_and_scrolls_in_its_own_box_on_a_phone(
+        browser, live_server, app, width, height):
+    with app.app_context():
+        longest = db.session.scalars(db.select(Card).order_by(db.func.length(Card.common_name).desc()).limit(12)).all()
+        line = [{"card": card.slug, "value": float(i)} for i, card in enumerate(longest)]
+    page, _cards = page_of_every_card(browser, live_server, app, (
+        "{% from 'play/cardline/_line.html' import line_view %}<fieldset class='line-field'>"
+        "{{ line_view({'line': line, 'recent': []}, by_slug, 'mass', {}, with_gaps=true) }}</fieldset>"),
+        width, False, line=line, by_slug={card.slug: card for card in longest})
+    page.set_viewport_size({"width": width, "height": height})
+    box = page.locator(".line").evaluate("line => [line.scrollWidth, line.clientWidth]")
+    assert page.locator(".line .line-card").count() == 12 and page.locator(".line .gap").count() == 13
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # never the page
+    if width >= 1280:
+        assert box[0] <= box[1], f"the line of 12 is {box[0]} px wide in a {box[1]} px box"
+        assert page.evaluate(BROKEN_NAMES, ".line .mini-name") == []
+    else:
+        assert box[0] > box[1]  # the line scrolls sideways inside its own box
+    page.close()

@@ -232,3 +232,27 @@ def test_the_board_says_what_each_fight_needs_until_that_stack_is_fought(games, 
         db.session.commit()
     page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
     assert "(left) needs" not in page and "(right) needs" in page
+
+
+def test_the_board_shows_a_hunting_grounds_top_card_and_size_and_the_destroyed_dino_tokens(games, app, client):
+    url = games.dinoblivion(client)
+    seat, _page = play_to_the_first_turn(games, client, url)
+    with app.app_context():
+        game = db.session.get(Game, url.rsplit("/", 1)[1])
+        state = json.loads(json.dumps(game.state))
+        pile = state["jungle"][:3]
+        state["jungle"] = state["jungle"][3:]
+        state["grounds"]["left"] = pile
+        state["seats"][seat].update(dino=1, burnt=2)
+        game.state = state
+        db.session.commit()
+    page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+    info = dinoblivion.cards.CARDS
+    assert "Hunting Ground (3 cards)" in page and info[pile[-1]].name in page
+    assert "2 more below, face up but not to be looked through" in page
+    assert not any(card in page for card in pile[:-1])
+    assert "(bank 3; 2 destroyed by Dinoblivion)" in page
+    open_url = client.post("/play/dinoblivion/new", data={
+        "mode": "duel", "difficulty": "gatherer", "end_trigger": "hunting_grounds", "open_grounds": "y",
+        "seats-0-kind": "human", "seats-1-kind": "human"}).headers["Location"]
+    assert games.state(open_url)["open_grounds"] is True

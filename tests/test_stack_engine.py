@@ -289,7 +289,7 @@ def test_the_planning_computer_player_wins_its_share(strong, weak, at_least):
 
 
 OBSERVATION_FIELDS = {"game", "viewer", "players", "order", "hand", "draw_size", "discard_top",
-                      "discard_size", "discard_takeable", "reference", "turn", "phase", "turns", "all_started", "over", "result", "log"}
+                      "discard_size", "discard_takeable", "discard_under", "reference", "turn", "phase", "turns", "all_started", "over", "result", "log"}
 
 
 def check_invariants(state):

@@ -203,6 +203,8 @@ def init_app(app):
         diet_words=schema.DIET_WORDS.get,
         article=article,
         drawing=drawing,
+        breakable=words.breakable,
+        name_parts=words.name_parts,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
         left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),

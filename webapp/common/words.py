@@ -2,6 +2,8 @@
 
 import re
 
+from markupsafe import Markup, escape
+
 # A measure in a sentence stored before anyone reads it (a quiz's explanation), written in the reader's units
 # only when shown: [[mass:6100.0]] or [[length:12.3]].
 MEASURE = re.compile(r"\[\[(mass|length):([0-9.e+-]+)\]\]")
@@ -26,3 +28,34 @@ def measure(kind, value):
 def in_units(text, write):
     """Return `text` with each measure marker written by `write(kind, value)`."""
     return MEASURE.sub(lambda found: write(found[1], float(found[2])), text)
+
+
+# Where a long scientific name may break on a narrow card: before a root it is built from.
+NAME_ROOTS = ("saurus", "rhynchus", "spondylus", "ceratops", "therium", "cephalus", "dactylus", "pteryx", "raptor",
+              "mimus", "nychus", "odon", "suchus", "pelta", "caris", "pterus", "ichthys", "lophus", "stega", "gnathus",
+              "coatlus", "titan", "ostega", "ocaulus", "pterygotus", "onykus", "dinus", "tyrannus", "venator",
+              "saura", "acanthus", "aspis", "stropheus", "sternus", "bird", "noughtus", "cevia", "therium",
+              "pleurodon", "genia", "ichthys", "sauria", "phorus", "cetus", "cephal", "osteus", "cheirus", "potamus",
+              "selache", "pleura")
+LONG_WORD = 10
+
+
+def name_parts(name):
+    """Return the pieces of `name` between which a line may break: words, and long words split before a root.
+
+    >>> name_parts("Rhamphorhynchus")
+    ['Rhampho', 'rhynchus']
+    >>> name_parts("Irish elk")
+    ['Irish', 'elk']
+    """
+    return [part for word in name.split() for part in _word_parts(word)]
+
+
+def breakable(name):
+    """Return `name` as HTML with a <wbr> where its long words may break (see name_parts)."""
+    return Markup(" ").join(Markup("<wbr>").join(escape(part) for part in _word_parts(word)) for word in name.split())
+
+
+def _word_parts(word):
+    cut = max((word.lower().rfind(root) for root in NAME_ROOTS), default=-1) if len(word) > LONG_WORD else -1
+    return _word_parts(word[:cut]) + [word[cut:]] if cut >= 4 else [word]

@@ -465,6 +465,7 @@ def observation(state, viewer=None):
         "discard_top": state["discard"][-1] if state["discard"] else None,
         "discard_size": len(state["discard"]),
         "discard_takeable": _can_draw_from_discard(state),
+        "discard_under": state.get("under", 0),
         "reference": list(state.get("reference", [])),
         "turn": state["turn"],
         "phase": state["phase"],

@@ -129,3 +129,13 @@
     if (event.key === "Escape") finish(false);
   });
 })();
+
+// A line longer than its box scrolls by itself (not the page) to the card just placed, or just turned over.
+(function () {
+  for (const line of document.querySelectorAll(".line")) {
+    const card = line.querySelector(".just-placed, .turned");
+    if (card && line.scrollWidth > line.clientWidth) {
+      line.scrollLeft = card.offsetLeft - (line.clientWidth - card.offsetWidth) / 2;
+    }
+  }
+})();
