@@ -126,3 +126,27 @@ def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(gam
     select = form[form.index("<select"):form.index("</select>")]
     options = re.findall(r'<option value="(\d)">([^<]+)</option>', select)
     assert options == [("1", "P1"), ("2", "P2 (nothing to scare)")]
+
+
+def test_towers_rise_beside_the_dino_tower_to_build_and_a_scared_dinosaur_falls_off(games, app, client):
+    url = games.stack(client, kinds=("human", "human"))
+    game_id = url.rsplit("/", 1)[1]
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        # The discard pile is empty: the scare's two cards will be all of it.
+        state = dict(game.state, phase="play", turn=0, towers=[[], ["apato-1", f"{game.state['order'][0]}-1"]],
+                     discard=[], draw=game.state["draw"] + game.state["discard"])
+        state["hands"] = [[f"scare-{state['order'][0]}-2", *state["hands"][0]], *state["hands"][1:]]
+        game.state = state
+        db.session.commit()
+    assert client.post(url + "/act", data={"seat": "0", "type": "scare", "card": f"scare-{state['order'][0]}-2",
+                                           "target": "1"}).status_code == 302
+    page = client.get(url, query_string={"seat": "1"}).get_data(as_text=True)
+    reference = page[page.index('id="reference-title"'):page.index("</section>", page.index('id="reference-title"'))]
+    assert reference.count('class="stack-card') == 5 and "Apatosaurus (black)" in reference
+    towers = page[page.index('class="towers"'):]
+    p1 = towers[towers.index("<h3>P1"):]
+    assert "was scared off the top!" in p1
+    assert re.search(r'<li class="falling" aria-hidden="true">\s*<span class="stack-card kind-dino colour-\w+">', p1)
+    assert p1[:p1.index("</ol>")].count('class="to-build"') == 4  # the Apatosaurus stands; four levels to build
+    assert "a scare's cards, under the pile: nobody may take them" in page
