@@ -115,3 +115,19 @@ def test_teacher_and_student_pages_pass_axe(browser, live_server, teacher_page, 
     student.locator("form.place-form").wait_for(timeout=5000)
     found += axe(student) + axe(teacher)
     assert found == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", ["cardline", "stack", "dinoblivion"])
+def test_every_game_board_fits_a_phone_for_the_player_and_passes_axe(browser, live_server, axe, game):
+    page = browser.new_context(viewport=SCREENS["phone"], has_touch=True, is_mobile=True).new_page()
+    page.goto(f"{live_server}/play/{game}/new")
+    page.locator("#seats-1-kind").select_option("medium")
+    page.locator("form.setup [type=submit]").click()
+    page.wait_for_load_state()
+    for _ in range(4 if game == "dinoblivion" else 0):  # past the set-up, into a turn with cards in hand
+        with page.expect_navigation():
+            page.locator("main form button[name=action]").first.click()
+    assert page.evaluate(WIDER_THAN_SCREEN) is None
+    assert axe(page) == []
+    page.context.close()

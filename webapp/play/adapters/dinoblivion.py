@@ -61,12 +61,27 @@ def button_label(observation, action):
     return label
 
 
+def on_a_hand_card(observation, action):
+    """Say whether a button belongs on a card of the hand: the card it plays, uses or keeps."""
+    return action.get("card") in (observation["hand"] or ())
+
+
+def card_buttons(observation, actions):
+    """Return {card in hand: [(label, action JSON)]}: each button shown on the card it uses."""
+    buttons = {}
+    for action in actions:
+        if on_a_hand_card(observation, action):
+            buttons.setdefault(action["card"], []).append(
+                (button_label(observation, action), json.dumps(action, sort_keys=True)))
+    return buttons
+
+
 def grouped_actions(observation, actions):
-    """Return [(group title, [(label, action JSON)])] for the buttons of the seat to act."""
+    """Return [(group title, [(label, action JSON)])] for the buttons of the seat to act that use no hand card."""
     groups = []
     for title, types in GROUPS:
         buttons = [(button_label(observation, action), json.dumps(action, sort_keys=True))
-                   for action in actions if action["type"] in types]
+                   for action in actions if action["type"] in types and not on_a_hand_card(observation, action)]
         if buttons:
             groups.append((title, buttons))
     return groups
@@ -171,6 +186,7 @@ class DinoblivionAdapter(Adapter):
         return {
             "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
             "groups": grouped_actions(observation, actions) if actions else [],
+            "card_buttons": card_buttons(observation, actions) if actions else {},
             "targets": fight_targets(observation) if observation["phase"] == "play" else [],
             "log": [log_sentence(event, names) for event in reversed(observation["log"])],
             "info": card_info, "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
