@@ -11,7 +11,7 @@ from webapp.extensions import db
 from webapp.games import dinoblivion
 from webapp.models import Game
 
-BUTTON = re.compile(r'<button class="button[^"]*" name="action" value="([^"]+)">([^<]+)</button>')
+BUTTON = re.compile(r'<button class="button[^"]*"(?: form="dino-actions")? name="action" value="([^"]+)">([^<]+)</button>')
 
 
 def buttons(page):

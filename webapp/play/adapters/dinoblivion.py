@@ -66,6 +66,26 @@ def on_a_hand_card(observation, action):
     return action.get("card") in (observation["hand"] or ())
 
 
+def board_place(action):
+    """Return where on the main board a button belongs, ("buy" or "attack", side), or None."""
+    if action["type"] == "buy":
+        return "buy", action["ground"]
+    if action["type"] == "attack":
+        return "attack", action["side"]
+    return None
+
+
+def board_buttons(observation, actions):
+    """Return {("buy" | "attack", side): [(label, action JSON)]}: buying on the Hunting Ground's top card, an
+    attack on the dinosaur it attacks."""
+    buttons = {}
+    for action in actions:
+        place = board_place(action)
+        if place:
+            buttons.setdefault(place, []).append((button_label(observation, action), json.dumps(action, sort_keys=True)))
+    return buttons
+
+
 def card_buttons(observation, actions):
     """Return {card in hand: [(label, action JSON)]}: each button shown on the card it uses."""
     buttons = {}
@@ -81,7 +101,8 @@ def grouped_actions(observation, actions):
     groups = []
     for title, types in GROUPS:
         buttons = [(button_label(observation, action), json.dumps(action, sort_keys=True))
-                   for action in actions if action["type"] in types and not on_a_hand_card(observation, action)]
+                   for action in actions if action["type"] in types and not on_a_hand_card(observation, action)
+                   and not board_place(action)]
         if buttons:
             groups.append((title, buttons))
     return groups
@@ -187,6 +208,7 @@ class DinoblivionAdapter(Adapter):
             "game": game, "obs": observation, "viewer": viewer, "error": error, "names": names,
             "groups": grouped_actions(observation, actions) if actions else [],
             "card_buttons": card_buttons(observation, actions) if actions else {},
+            "board_buttons": board_buttons(observation, actions) if actions else {},
             "targets": fight_targets(observation) if observation["phase"] == "play" else [],
             "log": [log_sentence(event, names) for event in reversed(observation["log"])],
             "info": card_info, "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
