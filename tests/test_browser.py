@@ -330,7 +330,7 @@ def test_dinoblivion_by_keyboard_and_touch(browser, live_server):
         with page.expect_navigation():
             chief.first.tap()  # touch
     page.get_by_role("heading", name="Mia, your turn").wait_for()
-    assert page.locator(".dino-mine .dino-card").count() >= 4  # the hand, each card in words
+    assert page.locator(".dino-hand .dino-card").count() >= 4  # the hand, each card in words with its buttons on it
     with page.expect_navigation():
         page.get_by_role("button", name="End your turn").tap()
     page.get_by_role("heading", name="Mia, your turn").wait_for()  # the computer has played its turn
