@@ -658,12 +658,17 @@ def test_a_line_of_twelve_cards_shows_whole_on_a_projector_and_scrolls_in_its_ow
         line = [{"card": card.slug, "value": float(i)} for i, card in enumerate(longest)]
     page, _cards = page_of_every_card(browser, live_server, app, (
         "{% from 'play/cardline/_line.html' import line_view %}<fieldset class='line-field'>"
-        "{{ line_view({'line': line, 'recent': []}, by_slug, 'mass', {}, with_gaps=true) }}</fieldset>"),
-        width, False, line=line, by_slug={card.slug: card for card in longest})
+        "{{ line_view({'line': line, 'recent': []}, by_slug, 'period', periods, with_gaps=true) }}</fieldset>"),
+        width, False, line=line, by_slug={card.slug: card for card in longest},
+        periods={i: {"name": name} for i, name in enumerate(["Carboniferous", "Ordovician", "Cretaceous", "Quaternary"] * 3)})
     page.set_viewport_size({"width": width, "height": height})
     box = page.locator(".line").evaluate("line => [line.scrollWidth, line.clientWidth]")
     assert page.locator(".line .line-card").count() == 12 and page.locator(".line .gap").count() == 13
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # never the page
+    # No value (the longest period names here) runs out of its card.
+    assert page.locator(".line .line-value").evaluate_all(
+        "values => values.filter(v => v.getBoundingClientRect().width > v.closest('.line-card').clientWidth)"
+        ".map(v => v.textContent)") == []
     if width >= 1280:
         assert box[0] <= box[1], f"the line of 12 is {box[0]} px wide in a {box[1]} px box"
         assert page.evaluate(BROKEN_NAMES, ".line .mini-name") == []

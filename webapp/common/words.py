@@ -36,7 +36,7 @@ NAME_ROOTS = ("saurus", "rhynchus", "spondylus", "ceratops", "therium", "cephalu
               "coatlus", "titan", "ostega", "ocaulus", "pterygotus", "onykus", "dinus", "tyrannus", "venator",
               "saura", "acanthus", "aspis", "stropheus", "sternus", "bird", "noughtus", "cevia", "therium",
               "pleurodon", "genia", "ichthys", "sauria", "phorus", "cetus", "cephal", "osteus", "cheirus", "potamus",
-              "selache", "pleura")
+              "selache", "pleura", "iferous", "vician", "ceous", "nary", "gene")
 LONG_WORD = 10
 
 
@@ -51,11 +51,12 @@ def name_parts(name):
     return [part for word in name.split() for part in _word_parts(word)]
 
 
-def breakable(name):
-    """Return `name` as HTML with a <wbr> where its long words may break (see name_parts)."""
-    return Markup(" ").join(Markup("<wbr>").join(escape(part) for part in _word_parts(word)) for word in name.split())
+def breakable(name, longer_than=LONG_WORD):
+    """Return `name` as HTML with a <wbr> where its words longer than `longer_than` may break (see name_parts)."""
+    return Markup(" ").join(Markup("<wbr>").join(escape(part) for part in _word_parts(word, longer_than))
+                            for word in name.split())
 
 
-def _word_parts(word):
-    cut = max((word.lower().rfind(root) for root in NAME_ROOTS), default=-1) if len(word) > LONG_WORD else -1
-    return _word_parts(word[:cut]) + [word[cut:]] if cut >= 4 else [word]
+def _word_parts(word, longer_than=LONG_WORD):
+    cut = max((word.lower().rfind(root) for root in NAME_ROOTS), default=-1) if len(word) > longer_than else -1
+    return _word_parts(word[:cut], longer_than) + [word[cut:]] if cut >= 4 else [word]
