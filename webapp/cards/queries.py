@@ -77,10 +77,10 @@ def all_periods():
     return db.session.scalars(select(Period).order_by(Period.position)).all()
 
 
-def all_eras():
-    """Return the eras, oldest first, each with what its name means, what lived then, and its dates."""
+def all_eras(periods):
+    """Return the eras of `periods` (oldest first), each with what its name means, what lived then, and its dates."""
     eras = {}
-    for period in all_periods():
+    for period in periods:
         era = eras.setdefault(period.era, {"name": period.era, "start_ma": period.start_ma, "end_ma": period.end_ma})
         era["end_ma"] = min(era["end_ma"], period.end_ma)
     return [{**era, "meaning": schema.ERA_WORDS[name][0], "lived": schema.ERA_WORDS[name][1]}

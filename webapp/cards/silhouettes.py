@@ -15,7 +15,6 @@ from cards_db.schema import HEIGHT_MEASURES
 
 STATIC = Path(__file__).parents[1] / "static"
 FOLDER = STATIC / "silhouettes"
-OUTLINES = STATIC / "outlines"
 
 # The thirty best-known animals of the decks: each has a drawing of its own that no other card uses.
 FAMOUS = (
@@ -102,13 +101,9 @@ def drawing(card):
     return f"outlines/{outline}.svg" if outline else f"silhouettes/{card.body_plan}.svg"
 
 
-def shape(body_plan, path=None):
-    """Return (viewBox numbers, inner SVG markup) of a body plan's drawing, or of the drawing at `path`."""
-    return _shape(path or f"silhouettes/{body_plan}.svg")
-
-
 @functools.cache
-def _shape(path):
+def shape(path):
+    """Return (viewBox numbers, inner SVG markup) of the drawing at `path` under static/."""
     root = ET.parse(STATIC / path).getroot()
     box = tuple(float(n) for n in root.get("viewBox").replace(",", " ").split())
     inner = "".join(
@@ -119,7 +114,7 @@ def _shape(path):
 
 def silhouette(card, color, label):
     """Return an inline SVG of the card's drawing in `color`, labelled for screen readers."""
-    (x, y, w, h), inner = shape(None, drawing(card))
+    (x, y, w, h), inner = shape(drawing(card))
     return Markup(
         '<svg class="silhouette" xmlns="http://www.w3.org/2000/svg" viewBox="{} {} {} {}" '
         'role="img" aria-label="{}" color="{}"><title>{}</title>{}</svg>'
@@ -128,7 +123,7 @@ def silhouette(card, color, label):
 
 def drawn_size(path, size_m, measure):
     """Return the (width, height) in metres of the drawing at `path` of an animal of measured size."""
-    (_, _, w, h), _ = shape(None, path)
+    (_, _, w, h), _ = shape(path)
     if measure in HEIGHT_MEASURES:
         return size_m * w / h, size_m
     return size_m, size_m * h / w
@@ -157,7 +152,7 @@ def comparison(card, width=640, height=240, gap_m=0.3):
         (person, human, "#33415c", PERSON_LABEL),
         (picture, animal, "#6b3e00", card.common_name),
     ):
-        (vx, vy, vw, vh), inner = shape(None, path)
+        (vx, vy, vw, vh), inner = shape(path)
         pw, ph = max(w * scale, 1.5), max(h * scale, 1.5)
         parts.append(
             f'<svg x="{left:.1f}" y="{ground - ph:.1f}" width="{pw:.1f}" height="{ph:.1f}" '

@@ -32,11 +32,11 @@ def in_units(text, write):
 
 # Where a long scientific name may break on a narrow card: before a root it is built from.
 NAME_ROOTS = ("saurus", "rhynchus", "spondylus", "ceratops", "therium", "cephalus", "dactylus", "pteryx", "raptor",
-              "mimus", "nychus", "odon", "suchus", "pelta", "caris", "pterus", "ichthys", "lophus", "stega", "gnathus",
-              "coatlus", "titan", "ostega", "ocaulus", "pterygotus", "onykus", "dinus", "tyrannus", "venator",
-              "saura", "acanthus", "aspis", "stropheus", "sternus", "bird", "noughtus", "cevia", "therium",
-              "pleurodon", "genia", "ichthys", "sauria", "phorus", "cetus", "cephal", "osteus", "cheirus", "potamus",
-              "selache", "pleura", "iferous", "vician", "ceous", "nary", "gene")
+              "mimus", "nychus", "odon", "suchus", "pelta", "caris", "pterus", "ichthys", "lophus", "stega",
+              "gnathus", "coatlus", "titan", "ostega", "ocaulus", "pterygotus", "onykus", "dinus", "tyrannus",
+              "venator", "saura", "acanthus", "aspis", "stropheus", "sternus", "bird", "noughtus", "cevia",
+              "pleurodon", "genia", "sauria", "phorus", "cetus", "cephal", "osteus", "cheirus", "potamus", "selache",
+              "pleura", "iferous", "vician", "ceous", "nary", "gene")
 LONG_WORD = 10
 
 

@@ -37,7 +37,7 @@ def periods():
                 Card.first_appearance_ma > period.end_ma, Card.last_appearance_ma < period.start_ma))
         for period in rows
     }
-    return render_template("main/periods.html", periods=rows, counts=counts, eras=all_eras())
+    return render_template("main/periods.html", periods=rows, counts=counts, eras=all_eras(rows))
 
 
 @bp.get("/healthz")

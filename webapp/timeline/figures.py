@@ -31,6 +31,8 @@ DEFAULT_WIDTH = 800  # pixels, when the page did not say how wide the chart is
 RIGHT_MARGIN = 24
 ROW_LABEL_GAP = {"ticks": "outside", "ticklen": 8, "tickcolor": "#ffffff"}  # room between a row's label and its bar
 MARKER_ROWS = 3  # rows of extinction numbers above the timeline, at most
+LOG_MINOR_GRID = {"dtick": 1, "showgrid": True, "gridcolor": "#f0ece2"}  # a faint line at every power of ten
+WEIGHT_TITLES = ("Weight (log scale: each grid line is 10 times heavier)", "Weight (log scale)")
 HUMAN_HEIGHT_M = 1.8
 INK = "#14202b"
 BAR = "#0b5d6b"
@@ -95,18 +97,15 @@ class _Scale:
 
     def __init__(self, oldest, youngest, kind, plot_px):
         self.kind, self.plot_px = kind, plot_px
-        self.low, self.high = self._at(max(youngest, LOG_FLOOR_MA) if kind == "log" else youngest), self._at(oldest)
-
-    def _at(self, ma):
-        return math.log10(max(ma, LOG_FLOOR_MA)) if self.kind == "log" else ma
+        self.low, self.high = self.axis(youngest), self.axis(oldest)
 
     def axis(self, ma):
-        """Return the value plotly places for an age: its log10 on a log axis (for shapes and annotations)."""
-        return self._at(ma)
+        """Return the value plotly places for an age: its log10 on a log axis (for annotations)."""
+        return math.log10(max(ma, LOG_FLOOR_MA)) if self.kind == "log" else ma
 
     def px(self, ma):
         """Return the age's distance from the plot's left edge (the oldest end), in pixels."""
-        return (self.high - self._at(ma)) / (self.high - self.low) * self.plot_px
+        return (self.high - self.axis(ma)) / (self.high - self.low) * self.plot_px
 
 
 def _band_label(name, symbol, px, large):
@@ -330,15 +329,14 @@ def mass_axis(low, high, units, large, plot_px):
             marks.append((kg, text))
             right = at + text_px(text, large) / 2
     return {"type": "log", "range": [lowest, highest], "tickvals": [kg for kg, _ in marks],
-            "ticktext": [text for _, text in marks], "minor": {"dtick": 1, "showgrid": True, "gridcolor": "#f0ece2"}}
+            "ticktext": [text for _, text in marks], "minor": LOG_MINOR_GRID}
 
 
 def weights(cards, units="metric", large=False, width=DEFAULT_WIDTH):
     """Return the cards' weights on a log scale, heaviest first."""
     frame = cards[["common_name", "mass_kg", "url"]].sort_values("mass_kg", ascending=False)
     labels = [format_mass(v, units) for v in frame["mass_kg"]]
-    title = ("Weight (log scale: each grid line is 10 times heavier)", "Weight (log scale)")
-    figure, plot_px = _bar_chart(frame, "mass_kg", labels, BAR, large, {"title": {"text": title}}, width)
+    figure, plot_px = _bar_chart(frame, "mass_kg", labels, BAR, large, {"title": {"text": WEIGHT_TITLES}}, width)
     figure.update_xaxes(**mass_axis(frame["mass_kg"].min(), frame["mass_kg"].max(), units, large, plot_px))
     return figure
 
@@ -367,13 +365,16 @@ def finished_line(line, misplaced, characteristic, names, units="metric", period
     entries = sorted([(e, False) for e in line] + [(e, True) for e in misplaced], key=lambda pair: pair[0]["value"])
     rows = [("✘ " if wrong else "") + names[e["card"]] for e, wrong in entries]
     texts = [value_text(characteristic, e["value"], units, period_names) for e, _ in entries]
+    # Sizes are drawn in the reader's unit (the axis says which); every other value as it is.
+    factor = FEET_PER_METRE if characteristic == "length" and units == "imperial" else 1
+    xs = [e["value"] * factor for e, _ in entries]
     figure = go.Figure()
     for wrong in (False, True):
-        chosen = [(row, e, text) for row, (e, w), text in zip(rows, entries, texts, strict=True) if w == wrong]
+        chosen = [(row, x, text) for row, (_, w), x, text in zip(rows, entries, xs, texts, strict=True) if w == wrong]
         if not chosen:
             continue
         figure.add_trace(go.Scatter(
-            y=[row for row, _, _ in chosen], x=[e["value"] for _, e, _ in chosen], mode="markers",
+            y=[row for row, _, _ in chosen], x=[x for _, x, _ in chosen], mode="markers",
             marker={"size": 14 if wrong else 12, "color": "#a4161a" if wrong else BAR, "symbol": "x" if wrong else "circle"},
             text=[text for _, _, text in chosen],
             hovertemplate="<b>%{y}</b>: %{text}<extra>" + ("misplaced: shown where it belonged" if wrong
@@ -382,9 +383,8 @@ def finished_line(line, misplaced, characteristic, names, units="metric", period
     plot_px = _plot_px(width, labels, large)
     xaxis = {"gridcolor": "#e3ded2", "tickangle": 0}
     if characteristic == "mass":
-        xaxis.update(mass_axis(min(e["value"] for e, _ in entries), max(e["value"] for e, _ in entries), units,
-                               large, plot_px))
-        title = ("Weight (log scale: each grid line is 10 times heavier)", "Weight (log scale)")
+        xaxis.update(mass_axis(min(xs), max(xs), units, large, plot_px))
+        title = WEIGHT_TITLES
     elif characteristic == "period":
         used = sorted({int(e["value"]) for e, _ in entries})
         fit = all(text_px(name, large) + 12 <= plot_px / max(len(used), 1) for name in period_names)
@@ -392,16 +392,11 @@ def finished_line(line, misplaced, characteristic, names, units="metric", period
                      ticktext=[period_names[i] if fit else PERIOD_SYMBOLS.get(period_names[i], "") for i in used])
         title = (LINE_TITLES["period"], "Period")
     else:
-        low, high = min(e["value"] for e, _ in entries), max(e["value"] for e, _ in entries)
+        low, high = min(xs), max(xs)
         ticks = _log_ticks(low / 2, high * 2, plot_px, text_px("1,000", large))
         unit = "years" if characteristic == "lifespan" else ("feet" if units == "imperial" else "metres")
-        if characteristic == "length" and units == "imperial":
-            for trace in figure.data:
-                trace.x = [v * FEET_PER_METRE for v in trace.x]
-            low, high = low * FEET_PER_METRE, high * FEET_PER_METRE
-            ticks = _log_ticks(low / 2, high * 2, plot_px, text_px("1,000", large))
         xaxis.update(type="log", range=[math.log10(low / 2), math.log10(high * 2)], tickvals=ticks,
-                     ticktext=[significant(t) for t in ticks], minor={"dtick": 1, "showgrid": True, "gridcolor": "#f0ece2"})
+                     ticktext=[significant(t) for t in ticks], minor=LOG_MINOR_GRID)
         title = (f"{LINE_TITLES[characteristic]} in {unit} (log scale)", f"{LINE_TITLES[characteristic]} in {unit} (log)")
     xaxis["title"] = {"text": _axis_title(*title, plot_px, large)}
     height = 100 + _row_height(labels, large) * len(rows)

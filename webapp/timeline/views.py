@@ -34,7 +34,7 @@ def timeline():
     form = CardFilterForm(request.args)
     context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
                "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
-               "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(),
+               "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(all_periods()),
                "zoom": request.args.get("zoom", "cards"), "scale": request.args.get("scale", "linear"),
                "figure_url": url_for("timeline.timeline_json", **query_args()), "error": figure_error}
     return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
@@ -80,14 +80,15 @@ def gap():
 @bp.get("/periods/<name>")
 def period(name):
     """Show one period: its dates, climate, the extinction that ended it, and its animals."""
-    found = next((p for p in all_periods() if p.slug == name.lower()), None)
+    periods = all_periods()
+    found = next((p for p in periods if p.slug == name.lower()), None)
     if found is None:
         abort(404, description=f"There is no period called {name!r}.")
     cards = db.session.scalars(select(Card).where(
         Card.first_appearance_ma > found.end_ma, Card.last_appearance_ma < found.start_ma)
         .order_by(Card.first_appearance_ma.desc())).all()
     extinction = db.session.scalar(select(Extinction).where(Extinction.period_ending == found.name))
-    era = next(e for e in all_eras() if e["name"] == found.era)
+    era = next(e for e in all_eras(periods) if e["name"] == found.era)
     return render_template("timeline/period.html", period=found, cards=cards, extinction=extinction, era=era,
                            zoom=request.args.get("zoom", found.slug),
                            figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in cards[:MAX_CARDS]),

@@ -53,6 +53,11 @@ def ends_the_game(observation, action):
     return observation["ground_sizes"].get(side) == 1
 
 
+def _button(observation, action):
+    """Return a button as (label, action JSON)."""
+    return button_label(observation, action), json.dumps(action, sort_keys=True)
+
+
 def button_label(observation, action):
     """Label a button, warning when it starts the end of the game."""
     label = dinoblivion.describe_action(observation, action)
@@ -82,7 +87,7 @@ def board_buttons(observation, actions):
     for action in actions:
         place = board_place(action)
         if place:
-            buttons.setdefault(place, []).append((button_label(observation, action), json.dumps(action, sort_keys=True)))
+            buttons.setdefault(place, []).append(_button(observation, action))
     return buttons
 
 
@@ -91,8 +96,7 @@ def card_buttons(observation, actions):
     buttons = {}
     for action in actions:
         if on_a_hand_card(observation, action):
-            buttons.setdefault(action["card"], []).append(
-                (button_label(observation, action), json.dumps(action, sort_keys=True)))
+            buttons.setdefault(action["card"], []).append(_button(observation, action))
     return buttons
 
 
@@ -100,9 +104,8 @@ def grouped_actions(observation, actions):
     """Return [(group title, [(label, action JSON)])] for the buttons of the seat to act that use no hand card."""
     groups = []
     for title, types in GROUPS:
-        buttons = [(button_label(observation, action), json.dumps(action, sort_keys=True))
-                   for action in actions if action["type"] in types and not on_a_hand_card(observation, action)
-                   and not board_place(action)]
+        buttons = [_button(observation, action) for action in actions
+                   if action["type"] in types and not on_a_hand_card(observation, action) and not board_place(action)]
         if buttons:
             groups.append((title, buttons))
     return groups
