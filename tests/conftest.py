@@ -259,8 +259,8 @@ class ClassroomActions:
     def live_quiz(self, teacher, turn_seconds=0):
         """Create a live quiz round of three questions for the logged-in teacher; return its URL and join code."""
         from webapp.classroom import rounds
-        from webapp.learn import quizzes
         from webapp.models import Teacher
+        from webapp.play import quizzes
 
         with self.app.test_request_context():
             owner = db.session.query(Teacher).one()

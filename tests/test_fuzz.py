@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webapp.extensions import db
-from webapp.learn import trivia
+from webapp.games import trivia
 from webapp.models import Game
 
 JSON = st.recursive(

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from webapp.extensions import db
-from webapp.learn import trivia
+from webapp.games import trivia
 from webapp.models import Game
 
 

@@ -13,8 +13,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from webapp.common.words import article
 from webapp.games import cardline, classbins, classline, livequiz
+from webapp.games.words import article
 from webapp.timeline.figures import value_text
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}

@@ -5,9 +5,9 @@ import re
 from datetime import timedelta
 
 from webapp.classroom.rounds import now
-from webapp.common.words import article
 from webapp.extensions import db
 from webapp.games import classbins, classline
+from webapp.games.words import article
 from webapp.models import Answer, Student
 
 
@@ -182,5 +182,5 @@ def test_the_diet_sort_engine_judges_by_the_cards_diet():
     for _ in range(3):
         first, _last = classbins.right_gaps(state)
         assert classbins.BINS[first] == state["values"][classbins.current_card(state)]
-        state = classbins.next_card(classbins.reveal(state))
+        state = classbins.apply(classbins.apply(state, {"type": "reveal"}), {"type": "next"})
     assert classbins.is_over(state)

@@ -2,7 +2,9 @@
 
 After every step: a timed turn has revealed itself once its time and the largest extra time owed ran out;
 each student answers a turn at most once and only when allowed to; points are the judged answers; nothing is
-accepted in the lobby or after the end; the controls offered are exactly the controls that apply.
+accepted in the lobby or after the end; the controls offered are exactly the controls that apply; and every path
+that asks whether a turn's time is up agrees (the machine, the database's count shortcut, the version poll's trigger).
+The machine runs with the rules of every registered format object.
 """
 
 from dataclasses import replace
@@ -12,7 +14,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from webapp.games import cardline, classbins, classline, livequiz
+from webapp.classroom.formats import FORMATS
+from webapp.games import cardline, classbins
 from webapp.games import rounds as R
 
 CARDS = {f"c{i}": float(i) for i in range(1, 16)}
@@ -21,28 +24,27 @@ QUESTIONS = [{"id": f"q{i}", "prompt": f"Question {i}?", "answer": "o1", "explan
               "options": [{"id": f"o{j}", "text": f"Option {j}"} for j in range(3)]} for i in range(3)]
 
 
+SETTINGS = {"count": 3, "characteristic": "mass", "teams": 2, "hand_size": 2}
+VALUES = {"class_diet": DIETS, "quiz": QUESTIONS}
+
+
 def new_state(fmt, seed):
-    """Return a small game for a round of `fmt`."""
-    if fmt == "class_line":
-        return classline.new_game({"cards": CARDS, "count": 3, "characteristic": "mass"}, seed)
-    if fmt == "quiz":
-        return livequiz.new_game({"questions": QUESTIONS})
-    if fmt == "class_diet":
-        return classbins.new_game({"cards": DIETS, "count": 3}, seed)
-    if fmt == "team":
-        return cardline.new_game({"cards": CARDS, "players": ["Team 1", "Team 2"], "hand_size": 2,
-                                  "characteristic": "mass"}, seed)
-    return {"values": CARDS}
+    """Return a small game for a round of `fmt`, made by its format object."""
+    return FORMATS[fmt].new_state(VALUES.get(fmt, CARDS), SETTINGS, seed)
+
+
+def new_round(fmt, status="lobby", settings=None, seed=1, **clock):
+    """Return a round of `fmt` as the machine sees it."""
+    return R.RoundState(FORMATS[fmt].rules, status, settings or {}, new_state(fmt, seed), **clock)
 
 
 class RoundMachine(RuleBasedStateMachine):
     """A teacher, students joining and leaving, and the clock, against the pure round machine."""
 
-    @initialize(fmt=st.sampled_from(sorted(R.FORMATS)), seconds=st.sampled_from([0, 10, 30]),
+    @initialize(fmt=st.sampled_from(sorted(FORMATS)), seconds=st.sampled_from([0, 10, 30]),
                 mode=st.sampled_from(["captain", "majority"]), seed=st.integers(0, 1000))
     def set_up(self, fmt, seconds, mode, seed):
-        self.round = R.Round(fmt, settings={"turn_seconds": seconds, "team_mode": mode, "teams": 2},
-                             state=new_state(fmt, seed))
+        self.round = new_round(fmt, settings={"turn_seconds": seconds, "team_mode": mode, "teams": 2}, seed=seed)
         self.students, self.votes, self.points, self.now = [], [], {}, 1000.0
         self.turn = self.turn_key()
 
@@ -50,7 +52,7 @@ class RoundMachine(RuleBasedStateMachine):
 
     def turn_key(self):
         """Return what identifies the current turn (answers are kept per turn)."""
-        return R.FORMATS[self.round.format].turn(self.round.state)
+        return self.round.rules.turn(self.round.state)
 
     def apply(self, change):
         """Store a change as the app does: the round, then the judged answers of the turn."""
@@ -72,7 +74,7 @@ class RoundMachine(RuleBasedStateMachine):
     @rule(team=st.integers(0, 1))
     def join(self, team):
         if R.why_not_join(self.round) is None:
-            self.students.append(R.Student(len(self.students) + 1, team if self.round.format == "team" else None))
+            self.students.append(R.StudentState(len(self.students) + 1, team if self.round.rules.teams else None))
         self.settle()
 
     @precondition(lambda self: self.students)
@@ -115,7 +117,7 @@ class RoundMachine(RuleBasedStateMachine):
             assert before.status == "playing", "an answer was accepted in the lobby, while paused or after the end"
             assert not student.removed
             assert all(v.student_id != student.id for v in self.votes), "a second answer to one turn"
-            if self.round.format == "team" and self.round.settings["team_mode"] == "captain":
+            if self.round.rules.teams and self.round.settings["team_mode"] == "captain":
                 members = [s for s in self.students if not s.removed and s.team == student.team]
                 assert members[0].id == student.id, "a team member who is not the captain moved"
             left = R.seconds_left(self.round, self.now, student.extra_seconds)
@@ -125,7 +127,7 @@ class RoundMachine(RuleBasedStateMachine):
 
     def card_for(self, student, pick):
         """Return a card a team student might send: one of their team's hand, or one that is not."""
-        if self.round.format != "team" or cardline.is_over(self.round.state):
+        if not self.round.rules.teams or cardline.is_over(self.round.state):
             return None
         hand = cardline.observation(self.round.state, student.team)["hand"] or []
         return hand[pick] if pick < len(hand) else "not-a-card"
@@ -136,9 +138,20 @@ class RoundMachine(RuleBasedStateMachine):
     def a_timed_turn_never_waits_past_its_time(self):
         if not hasattr(self, "round"):
             return
-        fmt = R.FORMATS[self.round.format]
-        if self.round.status == "playing" and fmt.open(self.round):
+        if self.round.status == "playing" and self.round.rules.open(self.round):
             assert not R.time_up(self.round, self.students, self.now), "the time is up and nothing was revealed"
+
+    @invariant()
+    def every_path_agrees_on_the_time(self):
+        if not hasattr(self, "round"):
+            return
+        if R.time_up(self.round, self.students, self.now) and self.round.status == "playing":
+            assert R.clock.may_be_due(self.round, self.now), "the poll's trigger would miss a turn whose time is up"
+        active = [s for s in self.students if not s.removed]
+        answered = sum(1 for vote in self.votes if vote.student_id in {s.id for s in active})
+        most_extra = max((s.extra_seconds for s in active), default=None)
+        if R.nothing_due(self.round, self.now, len(active), most_extra, answered):
+            assert R.settle(self.round, self.students, self.votes, self.now) is None, "the count shortcut hid a due turn"
 
     @invariant()
     def the_controls_offered_are_exactly_those_that_apply(self):
@@ -174,19 +187,19 @@ test_round_machine = RoundMachine.TestCase
 
 def test_extra_time_does_not_stop_the_reveal():
     """10 s timer, one student with +15 s, the other answers, the first does nothing: revealed at 25 s."""
-    rnd = R.Round("class_line", "playing", {"turn_seconds": 10}, new_state("class_line", 1), turn_started=0.0)
-    ada, ben = R.Student(1, extra_seconds=15), R.Student(2)
+    rnd = new_round("class_line", "playing", {"turn_seconds": 10}, turn_started=0.0)
+    ada, ben = R.StudentState(1, extra_seconds=15), R.StudentState(2)
     votes = [R.answer(rnd, ben, [ada, ben], [], 0, None, 2.0)]
     assert R.settle(rnd, [ada, ben], votes, 24.0) is None
     assert R.answer(rnd, ada, [ada, ben], votes, 1, None, 24.0)  # Ada still has her extra time
     change = R.settle(rnd, [ada, ben], votes, 25.0)
     assert change and change.judged.keys() == {2}
-    assert not R.FORMATS["class_line"].open(change.round)
+    assert not change.round.rules.open(change.round)
 
 
 def test_only_the_captain_moves_in_captain_mode():
-    rnd = R.Round("team", "playing", {"team_mode": "captain"}, new_state("team", 3), turn_started=0.0)
-    captain, member = R.Student(1, team=0), R.Student(2, team=0)
+    rnd = new_round("team", "playing", {"team_mode": "captain"}, seed=3, turn_started=0.0)
+    captain, member = R.StudentState(1, team=0), R.StudentState(2, team=0)
     card = cardline.observation(rnd.state, 0)["hand"][0]
     with pytest.raises(R.Refused, match="captain"):
         R.answer(rnd, member, [captain, member], [], 0, card, 1.0)
@@ -194,20 +207,20 @@ def test_only_the_captain_moves_in_captain_mode():
 
 
 def test_switching_the_timer_off_and_on_keeps_the_time_used():
-    rnd = R.Round("class_line", "playing", {"turn_seconds": 30}, new_state("class_line", 1), turn_started=0.0)
-    off = R.control(rnd, "timer_off", [R.Student(1)], [], 12.0).round
-    on = R.control(off, "timer_on", [R.Student(1)], [], 50.0).round
+    rnd = new_round("class_line", "playing", {"turn_seconds": 30}, turn_started=0.0)
+    off = R.control(rnd, "timer_off", [R.StudentState(1)], [], 12.0).round
+    on = R.control(off, "timer_on", [R.StudentState(1)], [], 50.0).round
     assert R.seconds_left(on, 50.0) == pytest.approx(18.0)
 
 
 @pytest.mark.parametrize("status", ["lobby", "finished"])
 def test_homework_is_closed_before_start_and_after_end(status):
-    rnd = R.Round("self_paced", status, {}, new_state("self_paced", 1))
+    rnd = new_round("self_paced", status)
     with pytest.raises(R.Refused):
-        R.answer(rnd, R.Student(1), [R.Student(1)], [], None, None, 1.0)
+        R.answer(rnd, R.StudentState(1), [R.StudentState(1)], [], None, None, 1.0)
 
 
 def test_a_locked_room_refuses_new_players():
-    rnd = R.control(R.Round("class_line", settings={}), "lock", [], [], 0.0).round
+    rnd = R.control(new_round("class_line"), "lock", [], [], 0.0).round
     assert "closed" in R.why_not_join(rnd)
     assert R.why_not_join(R.control(rnd, "unlock", [], [], 0.0).round) is None

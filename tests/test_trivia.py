@@ -8,9 +8,8 @@ import pytest
 
 from cards_db import read_cards, schema
 from cards_db.loader import split_list
-from webapp.games import IllegalAction, InvalidConfig
+from webapp.games import IllegalAction, InvalidConfig, trivia
 from webapp.games import quiz as qz
-from webapp.learn import trivia
 
 PERIODS_FRAME, CARDS_FRAME = read_cards()
 PERIODS = list(PERIODS_FRAME["period"])

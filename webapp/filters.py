@@ -7,11 +7,12 @@ from flask import g, request
 from markupsafe import Markup, escape
 
 from cards_db import schema
-from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.cards.silhouettes import drawing
-from webapp.common import words
-from webapp.common.pictures import picture, times
-from webapp.common.words import article
+from webapp.common.characteristics import CHARACTERISTICS
+from webapp.common.words import breakable, name_parts
+from webapp.games import words
+from webapp.games.pictures import picture, times
+from webapp.games.words import article
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048
@@ -89,7 +90,7 @@ def format_mass(kg, units="metric"):
 
 
 def in_units(text, units="metric"):
-    """Write the measures a stored sentence marks (see words.measure) in `units`.
+    """Write the measures a stored sentence marks (see webapp.games.words.measure) in `units`.
 
     >>> in_units("T. rex: [[mass:8400.0]], [[length:12.3]] long.", "imperial")
     'T. rex: 9.26 tons, 40.4 ft long.'
@@ -203,8 +204,8 @@ def init_app(app):
         diet_words=schema.DIET_WORDS.get,
         article=article,
         drawing=drawing,
-        breakable=words.breakable,
-        name_parts=words.name_parts,
+        breakable=breakable,
+        name_parts=name_parts,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
         left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),

@@ -5,8 +5,8 @@ from sqlalchemy import case, false, func, or_, select
 
 from cards_db import schema
 from cards_db.schema import GROUPS, RANGES
-from webapp.cards.characteristics import CHARACTERISTICS, problem
 from webapp.cards.names import find_slug, normalise
+from webapp.common.characteristics import CHARACTERISTICS, problem
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Card, Period

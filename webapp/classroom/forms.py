@@ -4,8 +4,8 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, ValidationError
 
+from webapp.classroom.formats import FORMATS
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
-from webapp.games.rounds import FORMATS
 
 
 class JoinForm(FlaskForm):

@@ -1,78 +1,36 @@
-"""What a round leaves behind: every answer, the leaderboard, each card's report, homework scores, past rounds."""
+"""What a round leaves behind, asked of the database: answers, the leaderboard, reports, homework scores, past rounds.
+
+Each format turns these into its own results and CSV rows (webapp.classroom.formats).
+"""
 
 from collections import Counter
 
 import pandas as pd
 from sqlalchemy import case, func, select
 
-from webapp.cards.characteristics import CHARACTERISTICS
-from webapp.classroom.rounds import active_students
+from webapp.classroom.roster import active_students
+from webapp.common.characteristics import CHARACTERISTICS
 from webapp.extensions import db
 from webapp.filters import format_length, format_lifespan, format_mass
-from webapp.games import cardline, classline, livequiz
-from webapp.games import rounds as machine
 from webapp.models import Answer, Card, Game, Round, Student
 from webapp.play.store import observe
 
 
-def answers_frame(rnd):
-    """Return every answer of the round, its place, team and card's true value written as the pages write them (pandas)."""
+def answer_rows(rnd):
+    """Return every answer of the round, first turn first, with the student and the card's name (pandas)."""
     rows = db.session.execute(
         select(Answer.turn, Student.nickname, Student.team, Answer.card, Card.common_name, Answer.gap,
                Answer.correct, Answer.seconds)
         .join(Student, Student.id == Answer.student_id).outerjoin(Card, Card.slug == Answer.card)
         .where(Answer.round_id == rnd.id).order_by(Answer.turn, Answer.id)).all()
     frame = pd.DataFrame(rows, columns=["turn", "nickname", "team", "card", "animal", "gap", "correct", "seconds"])
-    frame["team"] = frame["team"].map(team_names(rnd))
     frame["seconds"] = frame["seconds"].round(1)
-    if rnd.format == "quiz":
-        # A live quiz's answers are about questions: name them, and give the option chosen in words.
-        questions = livequiz.question_texts(rnd.state)
-        frame["animal"] = frame["card"].map(lambda qid: questions[qid]["prompt"])
-        frame["gap"] = [questions[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
-        return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
-    bins = machine.FORMATS[rnd.format].view(rnd.state).get("bins")
-    frame["gap"] = bins_in_words(frame, bins) if bins else places_in_words(rnd, frame)
-    frame["true_value"] = frame["card"].map(true_values(rnd, frame["card"]))
-    return frame.rename(columns={"gap": "place"})
+    return frame
 
 
-def team_names(rnd):
-    """Return {team number: the name its screen shows} (none outside team rounds)."""
-    if rnd.format != "team":
-        return {}
-    return {player["seat"]: player["name"] for player in cardline.observation(rnd.state)["players"]}
-
-
-def bins_in_words(frame, bins):
-    """Return, for each answer of a sort into bins (diets), the bin it chose in words."""
-    return [f"the {bins[gap]} bin" if 0 <= gap < len(bins) else None for gap in frame["gap"]]
-
-
-def places_in_words(rnd, frame):
-    """Return, for each answer of a class-line or team round, the place it chose in words."""
-    lines = lines_by_turn(rnd, frame)
-    names = dict(db.session.execute(select(Card.slug, Card.common_name).where(
-        Card.slug.in_({slug for line in lines.values() for slug in line}))).all())
-    return [place_words(lines.get(turn, []), gap, names) for turn, gap in zip(frame["turn"], frame["gap"], strict=True)]
-
-
-def lines_by_turn(rnd, frame):
-    """Return {turn: the line (slugs, lowest first) the answers of that turn chose a gap in}."""
-    turns = set(frame["turn"])
-    if rnd.format == "class_line":
-        revealed = [r for r in classline.reveals(rnd.state) if not r.get("skipped")]
-        line_now = [entry["card"] for entry in classline.observation(rnd.state)["line"]]
-        # The line changes only at a reveal: a turn's line is the one the next reveal started from.
-        return {turn: next((r["line_before"] for r in revealed if r["turn"] >= turn), line_now) for turn in turns}
-    if rnd.format != "team":
-        return {}  # homework keeps its answers in each student's own game, not here
-    # Team Cardline keeps only the line now. Cards only ever join it, in place, and a card leaves its team's
-    # hand once placed, so each card in it was placed at the last turn anyone voted for it (the one card
-    # nobody voted for started the line): a turn's line is the cards placed before that turn.
-    line_now = [entry["card"] for entry in cardline.observation(rnd.state)["line"]]
-    placed_at = frame.groupby("card")["turn"].max().to_dict()
-    return {turn: [card for card in line_now if placed_at.get(card, -1) < turn] for turn in turns}
+def card_names(slugs):
+    """Return {slug: common name} of the cards named."""
+    return dict(db.session.execute(select(Card.slug, Card.common_name).where(Card.slug.in_(set(slugs)))).all())
 
 
 def place_words(line, gap, names):
@@ -158,12 +116,8 @@ def scores(rnd):
         .group_by(Answer.student_id).order_by(points.desc()))]
 
 
-def card_report(rnd):
-    """Return per card: how many got it right, and where most of the wrong answers put it (a live quiz: per question)."""
-    if rnd.format == "quiz":
-        # The finished round's page has one report: a live quiz's is about its questions.
-        return question_report(rnd)
-    frame = answers_frame(rnd)
+def card_report(frame):
+    """Return per card of an answers frame: how many got it right, and where most wrong answers put it, hardest first."""
     report = []
     for card, group in frame.groupby("card", sort=False):
         judged = group[group["correct"].notna()]
@@ -174,13 +128,11 @@ def card_report(rnd):
     return sorted(report, key=lambda row: (row["right"] / row["answers"] if row["answers"] else 1, row["animal"]))
 
 
-def question_report(rnd):
+def question_report(frame, asked):
     """Return per question asked, in order: how many answered, how many were right, the most chosen wrong answer."""
-    frame = answers_frame(rnd)
-    asked = list(livequiz.question_texts(rnd.state).items())[:livequiz.observation(rnd.state)["turn"] + 1]
     report = []
-    for question_id, question in asked:
-        answers = frame[frame["question_id"] == question_id]
+    for question in asked:
+        answers = frame[frame["question_id"] == question["id"]]
         judged = answers[answers["correct"].notna()]
         wrong_answer, wrong_count = most_common(judged[~judged["correct"].astype(bool)]["answer"])
         report.append({"question": question["prompt"], "answers": len(answers),

@@ -7,7 +7,6 @@ counts one answer per student per turn, and the round's version refuses a stale 
 
 import secrets
 from collections import Counter
-from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
@@ -15,27 +14,17 @@ from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from webapp.cards.queries import card_values, diets
+from webapp.classroom.clock import aware, moment, now
+from webapp.classroom.formats import FORMATS, format_of
+from webapp.classroom.roster import active_students, as_student, class_of
 from webapp.common import codes, nicknames
 from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import InvalidConfig, livequiz
+from webapp.games import InvalidConfig
 from webapp.games import rounds as machine
 from webapp.models import Answer, Card, CardSet, Round, Student
 from webapp.play import store
-from webapp.play.adapters.practice import start_practice
-
-FORMATS = {name: fmt.label for name, fmt in machine.FORMATS.items()}
-
-
-def now():
-    """Return the server's time (the round clock never trusts the browser's)."""
-    return datetime.now(UTC)
-
-
-def aware(moment):
-    """Return a stored time as UTC (SQLite gives it back without a zone)."""
-    return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def chosen_values(teacher, settings):
@@ -64,7 +53,7 @@ def chosen_values(teacher, settings):
 def create_round(teacher, title, round_format, settings):
     """Create a round in its lobby; the engine state is made now so the cards are fixed."""
     seed = secrets.randbelow(2**31)
-    fmt = machine.FORMATS[round_format]
+    fmt = FORMATS[round_format]
     settings = {**settings, "characteristic": fmt.sorts_by or settings["characteristic"]}
     try:
         state = fmt.new_state(chosen_values(teacher, settings), settings, seed)
@@ -77,15 +66,18 @@ def create_round(teacher, title, round_format, settings):
     return rnd
 
 
+QUIZ = "quiz"  # the format a lesson's quiz is run in
+
+
 def create_quiz_round(teacher, title, questions, turn_seconds=30):
     """Create a live quiz round from drawn questions."""
-    try:
-        state = livequiz.new_game({"questions": questions})
-    except InvalidConfig as error:
-        raise AppError(400, str(error)) from error
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": "every",
                 "seed": 0}
-    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format="quiz", title=title, settings=settings, state=state)
+    try:
+        state = FORMATS[QUIZ].new_state(questions, settings, seed=0)
+    except InvalidConfig as error:
+        raise AppError(400, str(error)) from error
+    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=QUIZ, title=title, settings=settings, state=state)
     db.session.add(rnd)
     db.session.commit()
     return rnd
@@ -101,18 +93,6 @@ def teacher_round(round_id, teacher):
     return rnd
 
 
-def active_students(rnd):
-    """Return the round's students who have not been removed, in joining order."""
-    return db.session.scalars(select(Student).where(Student.round_id == rnd.id, Student.removed.is_(False))
-                              .order_by(Student.id)).all()
-
-
-def count_students(rnd):
-    """Return how many students are in the round (removed ones left out)."""
-    return db.session.scalar(select(func.count(Student.id)).where(Student.round_id == rnd.id,
-                                                                   Student.removed.is_(False)))
-
-
 def relink(rnd, student, token):
     """Give a student the teacher let back in a new token (their old device loses the round), and their homework."""
     student.token_hash = token_hash(token)
@@ -124,7 +104,8 @@ def relink(rnd, student, token):
 
 def join_round(rnd, nickname):
     """Add a student to the round; return (round, student, token, {seat: token} of a homework game)."""
-    reason = machine.why_not_join(machine_round(rnd))
+    fmt = format_of(rnd)
+    reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
     reason = nicknames.problem(nickname)
@@ -136,10 +117,7 @@ def join_round(rnd, nickname):
         Student.id.in_(rnd.settings.get("rejoin", []) or [0])))
     if returning:
         return relink(rnd, returning, token)
-    team = None
-    if rnd.format == "team":
-        sizes = Counter(s.team for s in active_students(rnd))
-        team = min(range(rnd.settings["teams"]), key=lambda t: (sizes[t], t))
+    team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
     db.session.add(student)
@@ -148,15 +126,9 @@ def join_round(rnd, nickname):
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, "Someone in this round already has that nickname: choose another.") from error
-    if rnd.format == "self_paced":
-        game, tokens = start_practice(rnd.settings["deck"], rnd.settings["characteristic"],
-                                                rnd.settings["count"], rnd.settings.get("mode", "line"),
-                                                seed=rnd.settings["seed"], label=rnd.title, gate="homework")
-        student.game_id = game.id
-        db.session.commit()
-        return rnd, student, token, tokens
+    tokens = fmt.joined(rnd, student)
     db.session.commit()
-    return rnd, student, token, {}
+    return rnd, student, token, tokens
 
 
 # Built once: every request of every student runs it, and building it cost more than running it.
@@ -173,30 +145,7 @@ def student_for(rnd, token):
 
 def machine_round(rnd):
     """Return the round as the state machine sees it (times as seconds)."""
-    return machine.Round(rnd.format, rnd.status, rnd.settings, rnd.state, seconds(rnd.turn_started_at),
-                         seconds(rnd.paused_at))
-
-
-def seconds(moment):
-    """Return a stored time as seconds since the epoch (None stays None)."""
-    return aware(moment).timestamp() if moment is not None else None
-
-
-def moment(value):
-    """Return seconds since the epoch as a time to store."""
-    return datetime.fromtimestamp(value, UTC) if value is not None else None
-
-
-def as_student(student):
-    """Return a student row as the state machine sees it."""
-    return machine.Student(student.id, student.team, student.removed, student.extra_seconds)
-
-
-def class_of(rnd):
-    """Return every student of the round (removed ones too), in joining order, as the machine sees them."""
-    rows = db.session.execute(select(Student.id, Student.team, Student.removed, Student.extra_seconds)
-                              .where(Student.round_id == rnd.id).order_by(Student.id)).all()
-    return [machine.Student(*row) for row in rows]
+    return format_of(rnd).machine(rnd)
 
 
 def votes_of(rnd):
@@ -216,7 +165,7 @@ def class_around(rnd, student):
     """
     if student is None:
         return [], []
-    teams = machine.FORMATS[rnd.format].teams
+    teams = format_of(rnd).rules.teams
     team = [s for s in class_of(rnd) if s.team == student.team] if teams else [as_student(student)]
     mine = [machine.Vote(student.id, gap, card) for gap, card in db.session.execute(
         select(Answer.gap, Answer.card).where(Answer.round_id == rnd.id, Answer.student_id == student.id,
@@ -231,23 +180,27 @@ def seconds_left(rnd, student=None):
 
 def clock(row, extra_seconds=0):
     """Return the seconds left from a polled round row (format, status, settings, times) without its state."""
-    bare = machine.Round(row.format, row.status, row.settings, {}, seconds(row.turn_started_at), seconds(row.paused_at))
-    return machine.seconds_left(bare, now().timestamp(), extra_seconds)
+    return machine.seconds_left(format_of(row).machine(row, state={}), now().timestamp(), extra_seconds)
+
+
+def may_be_due(row):
+    """Say from a polled round row whether its turn's time may have run out (then settle decides from the class)."""
+    return machine.clock.may_be_due(format_of(row).machine(row, state={}), now().timestamp())
 
 
 def turn_of(rnd):
     """Return the number of the turn being played."""
-    return machine.FORMATS[rnd.format].turn(rnd.state)
+    return format_of(rnd).turn(rnd)
+
+
+def turn_open(rnd):
+    """Say whether the current turn takes answers once the round is playing (a pause keeps it open)."""
+    return format_of(rnd).rules.open(machine_round(rnd))
 
 
 def answering(rnd):
     """Say whether students may answer now."""
-    return rnd.status == "playing" and machine.FORMATS[rnd.format].open(machine_round(rnd))
-
-
-def captain(rnd, team):
-    """Return the team's captain: its first member still in the round."""
-    return next((s for s in active_students(rnd) if s.team == team), None)
+    return rnd.status == "playing" and turn_open(rnd)
 
 
 def controls(rnd, answers=None):
@@ -264,9 +217,8 @@ def submit(rnd, student, gap, card=None):
                               gap, card, now().timestamp())
     except machine.Refused as refused:
         raise AppError(403 if student is None or student.removed else 409, str(refused)) from refused
-    fmt = machine.FORMATS[rnd.format]
     # Judged when the card is revealed (or the team's move is played), so no score moves before then.
-    item = vote.card if fmt.teams else fmt.engine.current_card(rnd.state)
+    item = format_of(rnd).item_answered(rnd, vote)
     started = aware(rnd.turn_started_at) or now()
     db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn_of(rnd), card=item, gap=gap,
                           correct=None, seconds=max(0.0, (now() - started).total_seconds())))
@@ -296,17 +248,15 @@ CLASS_COUNTS = select(
 def nothing_due(rnd):
     """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs.
 
-    Only a shortcut, so that 400 panel fetches do not each read the class: when it cannot tell, the state
-    machine decides from the whole class.
+    Only a shortcut, so that 400 panel fetches do not each read the class: the state machine decides from the
+    class's counts (one query), and when it cannot tell, settle decides from the whole class.
     """
-    if machine.FORMATS[rnd.format].teams or rnd.format == "self_paced":
+    clock = machine_round(rnd)
+    if not clock.rules.whole_class:
         return False
     students, most_extra, answered = db.session.execute(
         CLASS_COUNTS, {"round_id": rnd.id, "turn": turn_of(rnd)}).one()
-    clock = machine_round(rnd)
-    limit = machine.timer_seconds(clock)
-    out_of_time = limit is not None and machine.elapsed(clock, now().timestamp()) >= limit + (most_extra or 0)
-    return not out_of_time and not (students and answered >= students)
+    return machine.nothing_due(clock, now().timestamp(), students, most_extra, answered)
 
 
 def settle(rnd):
@@ -366,22 +316,6 @@ def control(rnd, action):
         raise AppError(409, "The round changed at the same moment; try again.") from error
 
 
-def homework_closed(game):
-    """Return why a student's homework game takes no move now (the round not open yet, or closed), or None."""
-    student = db.session.scalar(select(Student).where(Student.game_id == game.id))
-    rnd = student and db.session.get(Round, student.round_id)
-    if rnd is None:
-        return None
-    try:
-        machine.answer(machine_round(rnd), as_student(student), [], [], None, None, now().timestamp())
-    except machine.Refused as refused:
-        return str(refused)
-    return None
-
-
-store.GATES["homework"] = homework_closed
-
-
 def student_action(rnd, student_id, action, value=None):
     """Rename, remove, or give extra time to one of the round's students."""
     student = db.session.get(Student, student_id)
@@ -399,8 +333,9 @@ def student_action(rnd, student_id, action, value=None):
         waiting = [i for i in rnd.settings.get("rejoin", []) if i != student.id]
         rnd.settings = {**rnd.settings, "rejoin": [*waiting, student.id]}
     elif action == "extra_time":
-        if not isinstance(value, int) or not 0 <= value <= 600:
-            raise AppError(400, "Extra time is 0 to 600 seconds.")
+        reason = machine.clock.extra_time_problem(value)
+        if reason:
+            raise AppError(400, reason)
         student.extra_seconds = value
     else:
         raise AppError(400, "Unknown action for a student.")

@@ -7,17 +7,17 @@ from flask import current_app, jsonify, redirect, render_template, request, sess
 from sqlalchemy import bindparam, select
 
 from webapp.cards.queries import all_periods, cards_by_slug
-from webapp.classroom import bp, results, rounds, screens
+from webapp.classroom import bp, results, rounds
+from webapp.classroom.formats import format_of
+from webapp.classroom.formats.base import names_in
 from webapp.classroom.forms import JoinForm
+from webapp.classroom.roster import count_students
 from webapp.common import codes, limits
 from webapp.common.http import conditional_html
 from webapp.common.seats import remember_seats
 from webapp.common.tokens import token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.games import cardline
-from webapp.games import rounds as machine
-from webapp.games.rounds.formats import TIE_RULE
 from webapp.models import Answer, Round, Student
 from webapp.play import store
 from webapp.play.forms import PlaceForm
@@ -102,23 +102,19 @@ def shared_view(rnd, team=None):
 
 def build_shared_view(rnd, team):
     """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
+    fmt = format_of(rnd)
     board_mode = rnd.settings.get("leaderboard", "every")
     visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
-    observation = machine.FORMATS[rnd.format].view(rnd.state, team)
+    observation = fmt.observe(rnd, team)
     periods = all_periods()
-    cards = cards_by_slug(screens.names_in(observation))
+    cards = cards_by_slug(names_in(observation))
     for instance in [*periods, *cards.values()]:
         db.session.expunge(instance)
-    ranked = board_mode != "never" and not machine.FORMATS[rnd.format].teams and rnd.status != "lobby"
+    ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
     return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
-            "leaderboard": results.top_students(rnd) if visible and not machine.FORMATS[rnd.format].teams else None,
+            "leaderboard": results.top_students(rnd) if visible and fmt.ranks_students else None,
             # Points move only at a reveal, which changes the version: a rank is read off these, per student.
-            "scores": results.scores(rnd) if ranked else None, "class_size": rounds.count_students(rnd)}
-
-
-def answer_on(answers, turn):
-    """Return the student's answer on `turn` as {"correct": True/False/None (not judged yet)}, or None."""
-    return {"correct": answers[turn]} if turn in answers else None
+            "scores": results.scores(rnd) if ranked else None, "class_size": count_students(rnd)}
 
 
 MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
@@ -135,21 +131,13 @@ def my_standing(answers, shared):
 
 def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
+    fmt = format_of(rnd)
     answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
-    shared = shared_view(rnd, student.team if rnd.format == "team" else None)
-    context = {"round": rnd, "student": student, "error": error, "csrf": csrf, "form": PlaceForm(formdata=None),
-               "key": rnd.settings["characteristic"], "seconds_left": rounds.seconds_left(rnd, student),
-               "me": my_standing(answers, shared), **shared}
-    observation = context["obs"]
-    if not machine.FORMATS[rnd.format].teams:
-        last = observation.get("last_reveal")
-        context.update(mine=answer_on(answers, observation["turn"]), last=last,
-                       last_mine=last and answer_on(answers, last["turn"]))
-    else:
-        captain = rounds.captain(rnd, student.team)
-        context.update(mine=answer_on(answers, cardline.turn_number(rnd.state)), captain=captain, tie_rule=TIE_RULE,
-                       outcome=screens.team_outcome(observation, student.team),
-                       can_act=rnd.settings.get("team_mode") == "majority" or (captain and captain.id == student.id))
+    shared = shared_view(rnd, fmt.student_viewer(student))
+    context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
+               "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
+               "seconds_left": rounds.seconds_left(rnd, student), "me": my_standing(answers, shared), **shared}
+    context.update(fmt.student_context(rnd, student, answers, context["obs"]))
     return context
 
 
@@ -162,8 +150,9 @@ def student_round(code):
         return redirect(url_for("classroom.join", code=rnd.code))
     if student.removed:
         raise AppError(403, "The teacher has taken you out of this round.")
-    if rnd.format == "self_paced":
-        return redirect(url_for("play.game", kind="practice", game_id=student.game_id))
+    elsewhere = format_of(rnd).student_page(rnd, student)
+    if elsewhere:
+        return redirect(elsewhere)
     rounds.settle(rnd)
     return render_template("classroom/student/round.html", **panel_context(rnd, student))
 
@@ -235,7 +224,7 @@ def version(code):
     if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
     left = rounds.clock(rnd, student.extra_seconds)
-    if rnd.status == "playing" and left is not None and left - student.extra_seconds <= 0:
+    if rounds.may_be_due(rnd):
         rounds.settle(db.session.get(Round, rnd.id))
     key = f"{rnd.version}-{rnd.status}-{student.nickname}-{student.team}"
     response = jsonify({"view": key})

@@ -6,7 +6,9 @@ from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
 from webapp.classroom import bp, results, rounds, screens
+from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
+from webapp.classroom.roster import active_students
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
@@ -24,7 +26,7 @@ def teacher_sets():
 def dashboard():
     """Show the teacher's rounds (the history) and card sets."""
     return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher),
-                           sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=rounds.FORMATS)
+                           sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=FORMATS)
 
 
 @bp.post("/teach/sets")
@@ -34,7 +36,7 @@ def save_set():
     form = TeacherCardSetForm()
     if not form.validate_on_submit():
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
-                               set_form=form, formats=rounds.FORMATS), 400
+                               set_form=form, formats=FORMATS), 400
     wanted = [w.strip() for w in form.cards.data.replace("\n", ",").split(",") if w.strip()]
     cards = db.session.scalars(select(Card)).all()
     by_name = {key: c.slug for c in cards for key in (c.slug, c.common_name.casefold(), c.scientific_name.casefold())}
@@ -42,7 +44,7 @@ def save_set():
     if unknown:
         form.cards.errors.append(f"Not a card: {', '.join(unknown[:5])}.")
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
-                               set_form=form, formats=rounds.FORMATS), 400
+                               set_form=form, formats=FORMATS), 400
     slugs = list(dict.fromkeys(by_name[w.casefold()] for w in wanted))
     db.session.add(CardSet(name=form.name.data.strip(), slugs=slugs, teacher_id=g.teacher.id))
     db.session.commit()
@@ -72,7 +74,7 @@ def round_page(round_id):
     rounds.settle(rnd)
     context = screens.teacher_view(rnd)
     if rnd.status == "finished":
-        context.update(board=results.leaderboard(rnd), card_report=results.card_report(rnd))
+        context.update(format_of(rnd).results_context(rnd))
     context["full_page"] = True
     return render_template("classroom/teacher/round.html", join_url=screens.join_url(rnd), qr=screens.qr_svg(screens.join_url(rnd)), **context)
 
@@ -119,7 +121,7 @@ def student_control(round_id, student_id):
 def students_page(round_id):
     """List the round's students with the controls to rename, remove or give extra time."""
     rnd = rounds.teacher_round(round_id, g.teacher)
-    return render_template("classroom/teacher/students.html", round=rnd, students=rounds.active_students(rnd))
+    return render_template("classroom/teacher/students.html", round=rnd, students=active_students(rnd))
 
 
 @bp.get("/teach/rounds/<id:round_id>/results.csv")
@@ -127,7 +129,7 @@ def students_page(round_id):
 def results_csv(round_id):
     """Download the round's results as CSV: every answer, or each student's self-paced score."""
     rnd = rounds.teacher_round(round_id, g.teacher)
-    frame = results.self_paced_frame(rnd) if rnd.format == "self_paced" else results.answers_frame(rnd)
+    frame = format_of(rnd).csv_frame(rnd)
     filename = f"round-{rnd.id}-{rnd.code}.csv"
     return Response(frame.to_csv(index=False), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})

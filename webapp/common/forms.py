@@ -9,7 +9,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, ValidationError
 
 from cards_db import schema
-from webapp.cards.characteristics import CHOICES, form_problem
+from webapp.common.characteristics import CHOICES, form_problem
 from webapp.extensions import db
 from webapp.models import Period
 

@@ -20,8 +20,11 @@ import random
 from bisect import bisect_left, bisect_right
 
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.protocol import EngineType
 
 NAME = "cardline"
+# Timers: a classroom team round plays it against the teacher's clock.
+TYPE = EngineType(computer_players=True, hidden_information=True, timers=True)
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_HAND_SIZE = 12
 RECENT_MOVES = 8

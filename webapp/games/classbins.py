@@ -1,18 +1,17 @@
 """Class diet sort: the whole class puts the same card into a diet bin (carnivore, herbivore, omnivore).
 
-The turn flow is the class line's (the current card, reveal, next, skip, end); an answer is the index of a
-bin. Pure Python, JSON state.
+The turn flow is webapp.games.classturns' (the current card, reveal, next, skip, end); an answer is the
+index of a bin. Pure Python, JSON state.
 """
 
 import random
 
+from webapp.games import classturns
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.classturns import TYPE, current_card, end, is_over, legal_actions, result
 
-# The turn flow is the class line's: the cards to sort stand where its cards to place do.
-from webapp.games.classline import current_card, end, is_over, next_card, skip
-
-__all__ = ["BINS", "check_answer", "current_card", "end", "is_over", "new_game", "next_card", "observation",
-           "reveal", "reveals", "right_gaps", "skip"]
+__all__ = ["BINS", "NAME", "TYPE", "answers", "apply", "check_answer", "current_card", "end", "example_configs",
+           "hidden", "is_over", "legal_actions", "new_game", "observation", "result", "right_gaps"]
 
 NAME = "classbins"
 BINS = ("carnivore", "herbivore", "omnivore")
@@ -32,39 +31,56 @@ def new_game(config, seed):
             "cards": chosen, "turn": 0, "phase": "answering", "reveals": []}
 
 
+def answers(state):
+    """Return the bins a student may choose now (their indexes)."""
+    return list(range(len(BINS))) if state["phase"] == "answering" else []
+
+
+def check_answer(state, gap):
+    """Raise IllegalAction unless `gap` is a bin while answers are open."""
+    classturns.check_phase(state)
+    if not classturns.whole_number_below(gap, len(BINS)):
+        raise IllegalAction("Choose one of the three bins: carnivore, herbivore or omnivore.")
+
+
 def right_gaps(state):
     """Return (first, last): the right bin's index, twice (one bin is right)."""
     index = BINS.index(state["values"][current_card(state)])
     return index, index
 
 
-def check_answer(state, gap):
-    """Raise IllegalAction unless `gap` is a bin while answers are open."""
-    if state["phase"] != "answering":
-        raise IllegalAction("Answers are closed for this card.")
-    if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap < len(BINS):
-        raise IllegalAction("Choose one of the three bins: carnivore, herbivore or omnivore.")
-
-
 def reveal(state):
     """Say what the current card ate; answers close."""
-    if state["phase"] != "answering":
-        raise IllegalAction("There is no card waiting to be revealed.")
-    card = current_card(state)
-    record = {"turn": state["turn"], "card": card, "value": state["values"][card], "right_gaps": list(right_gaps(state))}
+    record = classturns.reveal_record(state)
+    record.update(value=state["values"][record["card"]], right_gaps=list(right_gaps(state)))
     return {**state, "phase": "revealed", "reveals": state["reveals"] + [record]}
 
 
-def reveals(state):
-    """Return every reveal so far, oldest first (each was shown to the whole class)."""
-    return list(state["reveals"])
+def apply(state, action):
+    """Apply the teacher's move (reveal, next, skip); raise IllegalAction with a reason if it does not apply now."""
+    return classturns.apply(state, action, reveal)
 
 
-def observation(state):
+def observation(state, viewer=None):
     """Return what everyone may see: the bins, the sorted cards with their diets, the current card's name only."""
     shown = [r for r in state["reveals"] if not r.get("skipped")]
     return {"game": NAME, "characteristic": "diet", "bins": list(BINS), "turn": state["turn"],
             "turns": len(state["cards"]), "phase": state["phase"],
             "current": current_card(state) if state["phase"] == "answering" else None,
             "sorted": [{"card": r["card"], "value": r["value"]} for r in shown],
-            "last_reveal": state["reveals"][-1] if state["reveals"] else None}
+            "last_reveal": state["reveals"][-1] if state["reveals"] else None, "reveals": list(state["reveals"])}
+
+
+def hidden(state, viewer=None):
+    """Return what the class must not learn now: the cards to come, and the current card's diet before its reveal."""
+    secrets = set(classturns.upcoming(state))
+    if state["phase"] == "answering":
+        card = current_card(state)
+        secrets.add((card, state["values"][card]))
+    return secrets
+
+
+def example_configs():
+    """Return small diet sorts for the tests (a card of unknown diet left out)."""
+    cards = {"c1": "carnivore", "c2": "herbivore", "c3": "omnivore", "c4": "herbivore", "c5": "unknown"}
+    return [{"cards": cards, "count": 3}, {"cards": cards, "count": 4}]

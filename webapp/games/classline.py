@@ -1,13 +1,19 @@
 """Class line: the whole class places the same card into one shared line, turn after turn.
 
-The engine holds the line and the cards to come; students' answers are judged against it, and the
-teacher's controls (reveal, next, skip) move it on. Pure Python, JSON state.
+The engine holds the line and the cards to come; students' answers (gaps) are checked against it, and
+the teacher's moves (reveal, next, skip) move it on. Pure Python, JSON state; the turn flow is
+webapp.games.classturns'.
 """
 
 import random
 from bisect import bisect_left, bisect_right
 
+from webapp.games import classturns
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.classturns import TYPE, current_card, end, is_over, legal_actions, result
+
+__all__ = ["NAME", "TYPE", "answers", "apply", "check_answer", "current_card", "end", "example_configs", "hidden",
+           "is_over", "legal_actions", "new_game", "observation", "result", "right_gaps"]
 
 NAME = "classline"
 MIN_CARDS, MAX_CARDS = 3, 40
@@ -26,75 +32,43 @@ def new_game(config, seed):
             "turn": 0, "phase": "answering", "reveals": []}
 
 
-def is_over(state):
-    """Say whether every card has been placed or skipped."""
-    return state["phase"] == "over"
-
-
-def current_card(state):
-    """Return the card the class is placing now, or None."""
-    return None if is_over(state) else state["cards"][state["turn"]]
-
-
-def right_gaps(state, card=None):
-    """Return (first, last): the gaps of the line where the card belongs (equal values either side)."""
-    card = card or current_card(state)
+def right_gaps(state):
+    """Return (first, last): the gaps of the line where the current card belongs (equal values either side)."""
     line_values = [state["values"][c] for c in state["line"]]
-    value = state["values"][card]
+    value = state["values"][current_card(state)]
     return bisect_left(line_values, value), bisect_right(line_values, value)
+
+
+def answers(state):
+    """Return the gaps a student may choose now."""
+    return list(range(len(state["line"]) + 1)) if state["phase"] == "answering" else []
 
 
 def check_answer(state, gap):
     """Raise IllegalAction unless `gap` is a place in the line while answers are open."""
-    if state["phase"] != "answering":
-        raise IllegalAction("Answers are closed for this card.")
+    classturns.check_phase(state)
     last = len(state["line"])
-    if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap <= last:
+    if not classturns.whole_number_below(gap, last + 1):
         raise IllegalAction(f"There is no such place in the line: choose a gap from 0 to {last}.")
 
 
 def reveal(state):
     """Turn the current card over and put it in its place; answers close."""
-    if state["phase"] != "answering":
-        raise IllegalAction("There is no card waiting to be revealed.")
-    card = current_card(state)
+    record = classturns.reveal_record(state)
+    card = record["card"]
     first, last = right_gaps(state)
     line = state["line"][:first] + [card] + state["line"][first:]
-    record = {"turn": state["turn"], "card": card, "value": state["values"][card], "right_gaps": [first, last],
-              "line_before": list(state["line"])}
+    record.update(value=state["values"][card], right_gaps=[first, last], line_before=list(state["line"]))
     return {**state, "line": line, "phase": "revealed", "reveals": state["reveals"] + [record]}
 
 
-def next_card(state):
-    """Move on to the next card after a reveal (or end when none is left)."""
-    if state["phase"] != "revealed":
-        raise IllegalAction("Reveal the card before moving on.")
-    return _advance(state)
+def apply(state, action):
+    """Apply the teacher's move (reveal, next, skip); raise IllegalAction with a reason if it does not apply now."""
+    return classturns.apply(state, action, reveal)
 
 
-def skip(state):
-    """Put the current card aside unplaced and unscored, and move on."""
-    if state["phase"] != "answering":
-        raise IllegalAction("Only a card still being answered can be skipped.")
-    record = {"turn": state["turn"], "card": current_card(state), "skipped": True}
-    return _advance({**state, "reveals": state["reveals"] + [record]})
-
-
-def end(state):
-    """Finish the class line now."""
-    return {**state, "phase": "over"}
-
-
-def _advance(state):
-    turn = state["turn"] + 1
-    if turn >= len(state["cards"]):
-        return {**state, "turn": turn, "phase": "over"}
-    return {**state, "turn": turn, "phase": "answering"}
-
-
-def observation(state):
-    """Return what everyone may see: the line with values, the current card's name only."""
-    last = state["reveals"][-1] if state["reveals"] else None
+def observation(state, viewer=None):
+    """Return what everyone may see: the line with values, the current card's name only, every reveal so far."""
     return {
         "game": NAME,
         "characteristic": state["characteristic"],
@@ -103,10 +77,21 @@ def observation(state):
         "turn": state["turn"],
         "turns": len(state["cards"]),
         "phase": state["phase"],
-        "last_reveal": last,
+        "last_reveal": state["reveals"][-1] if state["reveals"] else None,
+        "reveals": list(state["reveals"]),
     }
 
 
-def reveals(state):
-    """Return every reveal so far, oldest first (each was shown to the whole class)."""
-    return list(state["reveals"])
+def hidden(state, viewer=None):
+    """Return what the class must not learn now: the cards to come, and the current card's value before its reveal."""
+    secrets = set(classturns.upcoming(state))
+    if state["phase"] == "answering":
+        card = current_card(state)
+        secrets.add((card, state["values"][card]))
+    return secrets
+
+
+def example_configs():
+    """Return small class lines for the tests (equal values included)."""
+    cards = {"c1": 1.0, "c2": 2.0, "c3": 2.0, "c4": 4.5, "c5": 8.0, "c6": 0.5}
+    return [{"cards": cards, "count": 3, "characteristic": "mass"}, {"cards": cards, "count": 5}]

@@ -1,16 +1,15 @@
 """A quiz run live for a class: everyone answers the same question, then it is revealed.
 
-The same shape as the class line (current item, reveal, next, skip, end), so classroom rounds run
-either. An answer is the index of the option chosen. Pure Python, JSON state.
+The turn flow is webapp.games.classturns' (current item, reveal, next, skip, end): the question ids stand
+where a class line's cards do. An answer is the index of the option chosen. Pure Python, JSON state.
 """
 
+from webapp.games import classturns
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.classturns import TYPE, current_card, end, is_over, legal_actions, result
 
-# The turn flow is the class line's: the question ids stand where its cards do.
-from webapp.games.classline import current_card, end, is_over, next_card, skip
-
-__all__ = ["check_answer", "current_card", "current_question", "end", "is_over", "new_game", "next_card",
-           "observation", "reveal", "right_gaps", "skip"]
+__all__ = ["NAME", "TYPE", "answers", "apply", "check_answer", "current_card", "end", "example_configs", "hidden",
+           "is_over", "legal_actions", "new_game", "observation", "result", "right_gaps"]
 
 NAME = "livequiz"
 
@@ -34,41 +33,70 @@ def current_question(state):
 
 
 def right_gaps(state):
-    """Return (first, last) right option indexes: the one right answer, twice."""
+    """Return (first, last) right option indexes of the current question: the one right answer, twice."""
     question = current_question(state)
     index = [o["id"] for o in question["options"]].index(question["answer"])
     return index, index
 
 
+def answers(state):
+    """Return the options a student may choose now (their indexes)."""
+    return list(range(len(current_question(state)["options"]))) if state["phase"] == "answering" else []
+
+
 def check_answer(state, gap):
     """Raise IllegalAction unless `gap` is one of the offered options while answers are open."""
-    if state["phase"] != "answering":
-        raise IllegalAction("Answers are closed for this question.")
-    count = len(current_question(state)["options"])
-    if not isinstance(gap, int) or isinstance(gap, bool) or not 0 <= gap < count:
+    classturns.check_phase(state, "question")
+    if not classturns.whole_number_below(gap, len(current_question(state)["options"])):
         raise IllegalAction("That is not one of the answers offered.")
 
 
 def reveal(state):
     """Show the right answer; answers close."""
-    if state["phase"] != "answering":
-        raise IllegalAction("There is no question waiting to be revealed.")
-    record = {"turn": state["turn"], "card": current_card(state), "right_gaps": list(right_gaps(state))}
+    record = classturns.reveal_record(state, "question")
+    record["right_gaps"] = list(right_gaps(state))
     return {**state, "phase": "revealed", "reveals": state["reveals"] + [record]}
 
 
-def observation(state):
-    """Return what the class may see: the question, and its answer only once revealed."""
+def apply(state, action):
+    """Apply the teacher's move (reveal, next, skip); raise IllegalAction with a reason if it does not apply now."""
+    return classturns.apply(state, action, reveal)
+
+
+def shown(question, revealed):
+    """Return a question as the class sees it: its words, and its answer only once revealed."""
+    public = {k: question[k] for k in ("id", "prompt", "options")}
+    if revealed:
+        public.update(answer=question["answer"], explanation=question["explanation"])
+    return public
+
+
+def observation(state, viewer=None):
+    """Return what the class may see: the question, its answer only once revealed, and the questions asked so far."""
     question = current_question(state)
-    shown = None
-    if question:
-        shown = {k: question[k] for k in ("id", "prompt", "options")}
-        if state["phase"] == "revealed":
-            shown.update(answer=question["answer"], explanation=question["explanation"])
-    return {"game": NAME, "question": shown, "turn": state["turn"], "turns": len(state["questions"]),
-            "phase": state["phase"]}
+    revealed = {record["card"] for record in state["reveals"] if not record.get("skipped")}
+    asked = state["questions"][:state["turn"] + 1]
+    return {"game": NAME, "question": question and shown(question, state["phase"] == "revealed"),
+            "current": question["id"] if question and state["phase"] == "answering" else None,
+            "turn": state["turn"], "turns": len(state["questions"]), "phase": state["phase"],
+            "last_reveal": state["reveals"][-1] if state["reveals"] else None, "reveals": list(state["reveals"]),
+            "asked": [shown(q, q["id"] in revealed) for q in asked]}
 
 
-def question_texts(state):
-    """Return {question id: its prompt and options}: the words every student saw, for the results."""
-    return {q["id"]: {"prompt": q["prompt"], "options": q["options"]} for q in state["questions"]}
+def hidden(state, viewer=None):
+    """Return what the class must not learn now: the questions to come, and the answer to the current one."""
+    secrets = set(classturns.upcoming(state))
+    question = current_question(state)
+    if question and state["phase"] == "answering":
+        secrets.add((question["id"], question["answer"]))
+    return secrets
+
+
+def example_configs():
+    """Return small live quizzes for the tests (an ordering question, which live quizzes leave out, included)."""
+    def question(number, answer):
+        return {"id": f"q{number}", "prompt": f"Question {number}?", "answer": answer, "explanation": "Because.",
+                "options": [{"id": f"o{number}-{i}", "text": f"Option {i}"} for i in range(3)]}
+    ordering = {"id": "q9", "prompt": "Put them in order.", "order": True, "answer": ["a", "b"], "explanation": "",
+                "options": [{"id": "a", "text": "A"}, {"id": "b", "text": "B"}]}
+    return [{"questions": [question(1, "o1-0"), question(2, "o2-2"), ordering, question(3, "o3-1")]}]

@@ -23,8 +23,10 @@ import random
 from bisect import bisect_left, bisect_right
 
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.protocol import EngineType
 
 NAME = "practice"
+TYPE = EngineType(hidden_information=True)
 MODES = ("line", "all", "bins", "endless")
 ONE_AT_A_TIME_INTO_A_LINE = ("line", "endless")
 LIVES = 3

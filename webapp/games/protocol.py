@@ -7,10 +7,23 @@ would; it is optional, so it is not part of the Protocol.
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 State = dict[str, Any]
 Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EngineType:
+    """What an engine can do, declared once as OpenSpiel's GameType does; the store and the tests ask this.
+
+    The conformance tests hold every declaration to the engine's behaviour.
+    """
+
+    computer_players: bool = False  # offers computer_move(state, seat, level, seed, rng)
+    hidden_information: bool = False  # some viewer is kept from something (hidden() is not always empty)
+    timers: bool = False  # its turns may run against the teacher's clock (classroom rounds)
 
 
 @runtime_checkable
@@ -39,6 +52,7 @@ class Engine(Protocol):
     """
 
     NAME: str
+    TYPE: EngineType
 
     def new_game(self, config: dict, seed: Any) -> State:
         """Return a new game from `config`; the same config and seed give the same game."""
@@ -66,6 +80,54 @@ class Engine(Protocol):
 
     def hidden(self, state: State, viewer: int | None) -> set:
         """Return the secrets `viewer` must not learn from its observation now (see the class docstring)."""
+
+
+@runtime_checkable
+class ClassEngine(Protocol):
+    """A classroom round's engine: the whole class answers one item at a time (a card's place, a bin, a question).
+
+    The teacher moves it on (``legal_actions`` and ``apply``: reveal, next, skip); the students' answers are
+    checked against it (``answers`` and ``check_answer``) and stored by the web layer, which judges them
+    from the observation after the reveal (its ``last_reveal`` holds the right answers as ``right_gaps``).
+    Every viewer sees the same observation. ``example_configs`` and ``hidden`` are as in Engine, so
+    tests/test_conformance.py runs the same checks over every registered round format's engine.
+    """
+
+    NAME: str
+    TYPE: EngineType
+
+    def new_game(self, config: dict, seed: Any) -> State:
+        """Return a new round's game from `config`; the same config and seed give the same game."""
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Return the teacher's moves that apply now ({"type": "reveal" | "next" | "skip"}); none once over."""
+
+    def apply(self, state: State, action: Any) -> State:
+        """Return the next state; raise IllegalAction with a reason, leaving `state` untouched, if not legal."""
+
+    def answers(self, state: State) -> list[int]:
+        """Return the answers a student may give now (gaps, bins or options); none while answers are closed."""
+
+    def check_answer(self, state: State, answer: Any) -> None:
+        """Raise IllegalAction with a reason unless `answer` may be given now."""
+
+    def observation(self, state: State, viewer: Any = None) -> dict:
+        """Return what the class may see, as a JSON value."""
+
+    def is_over(self, state: State) -> bool:
+        """Say whether every item has been revealed or skipped (or the teacher ended it)."""
+
+    def result(self, state: State) -> dict | None:
+        """Return the outcome once over ({"revealed", "skipped"}), else None."""
+
+    def end(self, state: State) -> State:
+        """Return the state ended now, whatever its phase."""
+
+    def example_configs(self) -> list[dict]:
+        """Return a few small valid configs, for tests; pure data."""
+
+    def hidden(self, state: State, viewer: Any) -> set:
+        """Return the secrets the class must not learn from its observation now (see Engine)."""
 
 
 # The leak checker: the contract of Engine.hidden, for tests of the engines and of every page and JSON answer.

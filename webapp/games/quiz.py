@@ -5,8 +5,10 @@ explanation only once it has been answered. Pure Python, JSON state.
 """
 
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.protocol import EngineType
 
 NAME = "quiz"
+TYPE = EngineType(hidden_information=True)
 
 
 def new_game(config, seed=None):

@@ -28,8 +28,10 @@ at the start. Decisions where the rulebook is silent (also shown to players on t
 import random
 
 from webapp.games.base import IllegalAction, InvalidConfig
+from webapp.games.protocol import EngineType
 
 NAME = "stack"
+TYPE = EngineType(computer_players=True, hidden_information=True)
 COLOURS = ("blue", "orange", "purple", "green")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_TURNS = 2000

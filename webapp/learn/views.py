@@ -6,8 +6,9 @@ from webapp.auth.access import teacher_required
 from webapp.classroom import rounds
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
-from webapp.learn import bp, quizzes
+from webapp.learn import bp
 from webapp.learn.content import all_lessons, load, render
+from webapp.play import quizzes
 from webapp.play.adapters.practice import start_practice
 from webapp.play.adapters.quiz import start_quiz
 

@@ -18,7 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from webapp.common.forms import DeckForm, SeatForm, SeatsForm, options
-from webapp.learn import trivia
+from webapp.games import trivia
 
 
 class NewCardlineForm(DeckForm, SeatsForm):

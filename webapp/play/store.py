@@ -7,6 +7,7 @@ stores every state. A seat's token is shown once and only its hash is kept.
 import random
 import secrets
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -22,9 +23,14 @@ BOT_KINDS = ("easy", "medium", "hard")
 # "human": a person at this browser; "remote": a person who joins from their own device with the
 # game's join code; the rest are computer players.
 SEAT_KINDS = ["human", "remote", *BOT_KINDS]
-# Checks another feature places on some games' moves, by name (a game's settings["gate"]): a function of the
-# game that returns why no move may be made now, or None. Homework games are gated by their round.
-GATES = {}
+
+
+def register_gate(app, name, gate):
+    """Let another feature refuse moves in the games it started with settings["gate"] == name.
+
+    `gate(game)` returns why no move may be made now, or None (a homework game waits for its round to be open).
+    """
+    app.extensions.setdefault("move_gates", {})[name] = gate
 
 
 def create_game(kind, config, seats, mode, settings, seed=None):
@@ -34,6 +40,8 @@ def create_game(kind, config, seats, mode, settings, seed=None):
         state = GAMES[kind].new_game(config, seed)
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
+    if not GAMES[kind].TYPE.computer_players and any(seat["kind"] in BOT_KINDS for seat in seats):
+        raise AppError(400, "This game has no computer players: every seat must be a person.")
     tokens, stored = {}, []
     for index, seat in enumerate(seats):
         entry = {"name": seat["name"], "kind": seat["kind"]}
@@ -98,6 +106,8 @@ def get_game(game_id):
 def run_computer_players(kind, state, seats, seed, step=0):
     """Let computer players move until a person is to act or the game ends."""
     engine = GAMES[kind]
+    if not engine.TYPE.computer_players:
+        return state
     while not engine.is_over(state) and seats[engine.current_player(state)]["kind"] in BOT_KINDS:
         seat = engine.current_player(state)
         step += 1
@@ -109,7 +119,7 @@ def run_computer_players(kind, state, seats, seed, step=0):
 def act(game, seat, action):
     """Apply a seat's action and the computer players' replies; store the result or refuse it."""
     engine = GAMES[game.kind]
-    gate = GATES.get(game.settings.get("gate"))
+    gate = current_app.extensions.get("move_gates", {}).get(game.settings.get("gate"))
     closed = gate(game) if gate else None
     if closed:
         raise AppError(409, closed)

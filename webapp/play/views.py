@@ -5,7 +5,7 @@ from datetime import date
 from flask import redirect, render_template, session, url_for
 
 from cards_db.schema import DECKS
-from webapp.cards.characteristics import CHARACTERISTICS
+from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import DeckForm
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError

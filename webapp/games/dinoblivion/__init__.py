@@ -24,10 +24,12 @@ from webapp.games.dinoblivion.engine import (
 )
 from webapp.games.dinoblivion.labels import describe_action
 from webapp.games.dinoblivion.search import THINK_SECONDS, search_move
+from webapp.games.protocol import EngineType
 
+TYPE = EngineType(computer_players=True, hidden_information=True)
 RULES_PATH = Path(__file__).with_name("rules.md")
 
-__all__ = ["BOT_LEVELS", "NAME", "RULES_PATH", "apply", "bot_choose", "check", "computer_move", "current_player",
+__all__ = ["BOT_LEVELS", "NAME", "RULES_PATH", "TYPE", "apply", "bot_choose", "check", "computer_move", "current_player",
            "describe_action", "determinise", "example_configs", "hidden", "is_over", "legal_actions", "new_game",
            "observation", "result", "score_breakdown"]
 

@@ -3,58 +3,25 @@
 A round is lobby → playing ⇄ paused → finished (homework: not yet open → open → closed). Every teacher
 control and every student answer is a transition with a guard that either applies or refuses with a
 reason (`Refused`). What differs between formats (class line, live quiz, team Cardline, homework) is
-supplied by one format object each, in `webapp.games.rounds.formats`.
+supplied by each format's rules (`webapp.games.rounds.formats`), which a `RoundState` carries; a turn's
+time is decided in `webapp.games.rounds.clock`.
 
-The web layer loads a `Round`, the class (`Student`s) and this turn's `Vote`s, calls a transition with
-`now` (seconds), stores what it returns, and renders; `controls()` says which buttons to show.
+The web layer loads a `RoundState`, the class (`StudentState`s) and this turn's `Vote`s, calls a transition
+with `now` (seconds), stores what it returns, and renders; `controls()` says which buttons to show.
 """
 
 from collections.abc import Sequence
 from dataclasses import replace
 
 from webapp.games.base import IllegalAction
-from webapp.games.rounds.core import Change, Refused, Round, Student, Vote
-from webapp.games.rounds.formats import FORMATS
+from webapp.games.rounds import clock
+from webapp.games.rounds.clock import seconds_left, time_up
+from webapp.games.rounds.core import Change, Refused, RoundState, StudentState, Vote
 
-__all__ = ["CONTROLS", "FORMATS", "Change", "Refused", "Round", "Student", "Vote", "answer", "control", "controls",
-           "seconds_left", "settle", "time_up", "why_not_join"]
+__all__ = ["CONTROLS", "Change", "Refused", "RoundState", "StudentState", "Vote", "answer", "clock", "control",
+           "controls", "nothing_due", "seconds_left", "settle", "time_up", "why_not_join"]
 
 CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "timer_off", "timer_on", "lock", "unlock", "end")
-
-
-def engine(rnd):
-    """Return the round's format object."""
-    return FORMATS[rnd.format]
-
-
-def timer_seconds(rnd):
-    """Return the seconds per turn, or None when there is no timer (none set, or switched off)."""
-    seconds = rnd.settings.get("turn_seconds") or 0
-    return seconds if seconds > 0 and rnd.settings.get("timer_on", True) else None
-
-
-def elapsed(rnd, now):
-    """Return the seconds this turn has run (a pause stops the clock)."""
-    if rnd.turn_started is None:
-        return 0.0
-    return max(0.0, (rnd.paused_at if rnd.paused_at is not None else now) - rnd.turn_started)
-
-
-def seconds_left(rnd, now, extra=0):
-    """Return the seconds a student with `extra` seconds has left to answer (None: no timer running)."""
-    seconds = timer_seconds(rnd)
-    if seconds is None or rnd.status not in ("playing", "paused") or not engine(rnd).timed:
-        return None
-    return max(0.0, seconds + extra - elapsed(rnd, now))
-
-
-def time_up(rnd, students, now):
-    """Say whether this turn's time has run out for everyone, the largest extra time included."""
-    seconds = timer_seconds(rnd)
-    if seconds is None or not engine(rnd).timed:
-        return False
-    owed = max((s.extra_seconds for s in engine(rnd).answering(rnd, active(students))), default=0)
-    return elapsed(rnd, now) >= seconds + owed
 
 
 def active(students):
@@ -70,7 +37,7 @@ def next_turn(rnd, now):
 
 def _guard(rnd, action, students, votes, now):
     """Return why `action` cannot be taken now, or None."""
-    fmt = engine(rnd)
+    fmt = rnd.rules
     if action not in CONTROLS:
         return "Unknown control."
     if rnd.status == "finished":
@@ -118,7 +85,7 @@ def control(rnd, action, students, votes, now):
     if action == "timer_off":
         # Keep the time already used, so switching the timer on again does not restart the turn at full time.
         return Change(replace(rnd, settings={**rnd.settings, "timer_on": False,
-                                             "elapsed_when_off": elapsed(rnd, now)}))
+                                             "elapsed_when_off": clock.elapsed(rnd, now)}))
     if action == "timer_on":
         used = rnd.settings.get("elapsed_when_off", 0.0)
         start = (rnd.paused_at if rnd.paused_at is not None else now) - used
@@ -126,16 +93,16 @@ def control(rnd, action, students, votes, now):
     if action in ("lock", "unlock"):
         return Change(replace(rnd, settings={**rnd.settings, "locked": action == "lock"}))
     if action == "end":
-        return Change(replace(rnd, status="finished", state=engine(rnd).end(rnd.state)))
-    return _moved_on(rnd, engine(rnd).turn_control(rnd, action, students, votes), now)
+        return Change(replace(rnd, status="finished", state=rnd.rules.end(rnd.state)))
+    return _moved_on(rnd, rnd.rules.turn_control(rnd, action, students, votes), now)
 
 
 def _moved_on(before, change, now):
     """Return a change with the next turn's clock if it ended a turn, and the round finished if the game is."""
     rnd = change.round
-    if engine(rnd).over(rnd.state):
+    if rnd.rules.over(rnd.state):
         return replace(change, round=replace(rnd, status="finished"))
-    return replace(change, round=next_turn(rnd, now)) if engine(rnd).turn_changed(before.state, rnd.state) else change
+    return replace(change, round=next_turn(rnd, now)) if rnd.rules.turn_changed(before.state, rnd.state) else change
 
 
 def why_not_join(rnd):
@@ -151,7 +118,7 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
     """Check a student's answer to the current turn; return the Vote to record, or raise Refused."""
     if student is None or student.removed:
         raise Refused("You are not a player in this round (the teacher may have removed you).")
-    fmt = engine(rnd)
+    fmt = rnd.rules
     if rnd.status in fmt.closed:
         raise Refused(fmt.closed[rnd.status])
     if not fmt.open(rnd):
@@ -167,10 +134,21 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
 
 def settle(rnd, students, votes, now):
     """Return the change that is due now (everyone answered, time ran out, a team's move is in), or None."""
-    if rnd.status != "playing" or not engine(rnd).open(rnd):
+    if rnd.status != "playing" or not rnd.rules.open(rnd):
         return None
     try:
-        change = engine(rnd).due(rnd, active(students), votes, time_up(rnd, students, now))
+        change = rnd.rules.due(rnd, active(students), votes, time_up(rnd, students, now))
     except IllegalAction:
         return None
     return _moved_on(rnd, change, now) if change else None
+
+
+def nothing_due(rnd, now, students, most_extra, answered):
+    """Say from the class's counts alone that a whole-class turn cannot be due: not all answered, time still runs.
+
+    The counts (students still in, the most extra time among them, answers to this turn) are what the database
+    gives in one cheap query; when this cannot tell (False), settle decides from the whole class.
+    """
+    if not rnd.rules.whole_class:
+        return False
+    return not clock.out_of_time(rnd, now, most_extra) and not (students and answered >= students)

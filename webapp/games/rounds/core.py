@@ -1,6 +1,11 @@
-"""The values a round's transitions take and give: plain, frozen, JSON-friendly."""
+"""The values a round's transitions take and give: plain and frozen.
+
+Named apart from the database's rows (webapp.models.Round and Student): these are what the state machine
+sees of them.
+"""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class Refused(Exception):
@@ -8,10 +13,10 @@ class Refused(Exception):
 
 
 @dataclass(frozen=True)
-class Round:
-    """What a transition needs of a round: its format, status, settings, engine state and clock."""
+class RoundState:
+    """What a transition needs of a round: its format's rules, status, settings, engine state and clock."""
 
-    format: str
+    rules: Any  # the format's rules (webapp.games.rounds.formats)
     status: str = "lobby"  # lobby, playing, paused, finished
     settings: dict = field(default_factory=dict)
     state: dict = field(default_factory=dict)
@@ -20,7 +25,7 @@ class Round:
 
 
 @dataclass(frozen=True)
-class Student:
+class StudentState:
     """A student as the round sees them."""
 
     id: int
@@ -42,5 +47,5 @@ class Vote:
 class Change:
     """A transition's outcome: the round afterwards, and this turn's answers judged {student id: right?}."""
 
-    round: Round
+    round: RoundState
     judged: dict = field(default_factory=dict)

@@ -1,14 +1,20 @@
-"""What differs between round formats, one object each; the round's life itself is in webapp.games.rounds."""
+"""The rules of each kind of round for the state machine: what a turn is, who answers, what ends it, how it is judged.
+
+One rules object per format, owned by its format object (webapp.classroom.formats); the round's life itself is in
+webapp.games.rounds. Engines are reached through their protocol (webapp.games.protocol.ClassEngine, or the
+game Engine for team Cardline).
+"""
 
 from collections import Counter
 from dataclasses import replace
 from typing import ClassVar
 
-from webapp.games import cardline, classbins, classline, livequiz
+from webapp.games import cardline
 from webapp.games.base import IllegalAction, InvalidConfig
 from webapp.games.rounds.core import Change, Refused
 
-TIE_RULE = "On a tied vote, the move voted for first is played."
+# A tie in a team's vote: the one rule, said the same on every screen.
+TIED_VOTE_RULE = "On a tied vote, the move voted for first is played."
 
 
 def refusing(step, *args):
@@ -28,22 +34,25 @@ def reason_against(step, *args):
     return None
 
 
-class Format:
-    """A round format: the defaults of a live round where the whole class answers."""
+class Rules:
+    """A format's rules: the defaults of a live round where the whole class answers."""
 
-    label = ""  # its name on the teacher's screens
-    choice = ""  # how the new-round form offers it ("" when it is started another way, as a lesson's live quiz)
-    sorts_by = None  # what its cards are sorted by, when not the round's chosen characteristic
+    engine = None  # its engine (a module offering the protocol)
     needs_students = True  # the round starts once someone has joined
     pausable = True
-    timed = True  # turns run against the clock when the teacher sets one
     teams = False
+    whole_class = True  # everyone answers the same item, and the turn is due when all have answered
     closed: ClassVar[dict] = {"lobby": "The round has not started yet: wait for your teacher.", "paused": "The round is paused.",
-              "finished": "This round has finished."}
+                              "finished": "This round has finished."}
+
+    @property
+    def timed(self):
+        """Say whether turns run against the teacher's clock: the engine declares it."""
+        return self.engine.TYPE.timers
 
     def over(self, state):
         """Say whether the round's game has ended."""
-        return False
+        return self.engine.is_over(state)
 
     def end(self, state):
         """Return the state once the teacher ends the round."""
@@ -53,10 +62,6 @@ class Format:
         """Return who is expected to answer this turn."""
         return students
 
-    def view(self, state, team=None):
-        """Return what the class (or one team) may see of the round's game."""
-        return {}
-
     def turn_changed(self, before, after):
         """Say whether a change started a new turn (its clock starts again)."""
         return self.turn(before) != self.turn(after)
@@ -65,28 +70,21 @@ class Format:
         """Return the change the answers so far (or the clock) call for, or None."""
 
 
-class SharedItem(Format):
+class SharedItem(Rules):
     """Everyone answers the same item (a card's place, a bin, a question), then it is revealed."""
 
-    def __init__(self, engine, label, choice="", sorts_by=None):
-        self.engine, self.label, self.choice, self.sorts_by = engine, label, choice, sorts_by
+    def __init__(self, engine):
+        self.engine = engine
 
-    def new_state(self, values, settings, seed):
-        """Return the round's game over the chosen cards' values (raises InvalidConfig with a reason)."""
-        return self.engine.new_game({"cards": values, "count": settings["count"],
-                                     "characteristic": settings["characteristic"]}, seed)
+    def new_state(self, config, seed):
+        """Return the round's game from its engine config (raises InvalidConfig with a reason)."""
+        return self.engine.new_game(config, seed)
 
     def open(self, rnd):
-        return self.engine.observation(rnd.state)["phase"] == "answering"
-
-    def view(self, state, team=None):
-        return self.engine.observation(state)
+        return bool(self.engine.answers(rnd.state))
 
     def turn(self, state):
         return self.engine.observation(state)["turn"]
-
-    def over(self, state):
-        return self.engine.is_over(state)
 
     def end(self, state):
         return self.engine.end(state)
@@ -95,22 +93,18 @@ class SharedItem(Format):
         refusing(self.engine.check_answer, rnd.state, gap)
 
     def why_not(self, rnd, action, students, votes):
-        step = {"reveal": self.engine.reveal, "next": self.engine.next_card, "skip": self.engine.skip}.get(action)
-        if step is None:
-            return "That control does not apply to this round."
-        return reason_against(step, rnd.state)
+        return reason_against(self.engine.apply, rnd.state, {"type": action})
 
     def turn_control(self, rnd, action, students, votes):
         if action == "reveal":
             return self.reveal(rnd, votes)
-        step = {"next": self.engine.next_card, "skip": self.engine.skip}[action]
-        return Change(replace(rnd, state=refusing(step, rnd.state)))
+        return Change(replace(rnd, state=refusing(self.engine.apply, rnd.state, {"type": action})))
 
     def reveal(self, rnd, votes):
-        """Turn the item over and judge every answer given to it."""
-        first, last = self.engine.right_gaps(rnd.state)
-        judged = {vote.student_id: first <= vote.gap <= last for vote in votes}
-        return Change(replace(rnd, state=refusing(self.engine.reveal, rnd.state)), judged)
+        """Turn the item over and judge every answer given to it by the right answers the reveal shows."""
+        state = refusing(self.engine.apply, rnd.state, {"type": "reveal"})
+        first, last = self.engine.observation(state)["last_reveal"]["right_gaps"]
+        return Change(replace(rnd, state=state), {vote.student_id: first <= vote.gap <= last for vote in votes})
 
     def due(self, rnd, students, votes, time_up):
         answered = {vote.student_id for vote in votes}
@@ -119,29 +113,21 @@ class SharedItem(Format):
         return None
 
 
-class TeamCardline(Format):
+class TeamCardline(Rules):
     """Teams play the rulebook's Cardline: the captain places, or the team's majority vote does."""
 
-    label = "Team Cardline (teams play the rulebook game)"
-    choice = "Team Cardline: teams play the rulebook game"
+    engine = cardline
     teams = True
+    whole_class = False
 
-    def new_state(self, values, settings, seed):
-        teams = [f"Team {i + 1}" for i in range(settings["teams"])]
-        return cardline.new_game({"cards": values, "players": teams, "hand_size": settings["hand_size"],
-                                  "characteristic": settings["characteristic"]}, seed)
+    def new_state(self, config, seed):
+        return cardline.new_game(config, seed)
 
     def open(self, rnd):
         return not cardline.is_over(rnd.state)
 
     def turn(self, state):
         return cardline.turn_number(state)
-
-    def over(self, state):
-        return cardline.is_over(state)
-
-    def view(self, state, team=None):
-        return cardline.observation(state, team)
 
     def team(self, rnd):
         """Return the team whose turn it is."""
@@ -177,7 +163,7 @@ class TeamCardline(Format):
         return self.play(rnd, self.chosen(rnd, students, votes, decide_now=True), votes)
 
     def chosen(self, rnd, students, votes, decide_now=False):
-        """Return the team's move from its votes (None: not decided yet)."""
+        """Return the team's move from its votes (None: not decided yet); a tie follows TIED_VOTE_RULE."""
         members = {s.id for s in self.answering(rnd, students)}
         votes = [vote for vote in votes if vote.student_id in members]
         if rnd.settings.get("team_mode", "captain") == "captain" and not decide_now:
@@ -187,7 +173,7 @@ class TeamCardline(Format):
             return None
         tally = Counter((vote.card, vote.gap) for vote in votes)
         best = max(tally.values())
-        return next(vote for vote in votes if tally[(vote.card, vote.gap)] == best)  # TIE_RULE
+        return next(vote for vote in votes if tally[(vote.card, vote.gap)] == best)
 
     def judged(self, rnd, votes):
         """Return whether each vote put its card in a right place of the line."""
@@ -217,19 +203,23 @@ class TeamCardline(Format):
         return self.pass_turn(rnd, votes) if time_up else None
 
 
-class Homework(Format):
+class Homework(Rules):
     """Self-paced: each student plays the same seeded challenge alone, while the teacher keeps it open."""
 
-    label = "Self-paced challenge (homework)"
-    choice = "Self-paced challenge: homework, each student alone"
-    needs_students, pausable, timed = False, False, False
-
-    def new_state(self, values, settings, seed):
-        if len(values) < settings["count"] + 1:
-            raise InvalidConfig(f"Only {len(values)} cards fit this choice: choose fewer cards.")
-        return {"values": values}
+    needs_students, pausable, whole_class = False, False, False
     closed: ClassVar[dict] = {"lobby": "This homework is not open yet: your teacher opens it.",
-              "finished": "This homework is closed: your teacher has ended it."}
+                              "finished": "This homework is closed: your teacher has ended it."}
+
+    def __init__(self, engine):
+        self.engine = engine  # each student's own game's engine
+
+    def new_state(self, config, seed):
+        if len(config["cards"]) < config["count"] + 1:
+            raise InvalidConfig(f"Only {len(config['cards'])} cards fit this choice: choose fewer cards.")
+        return {"values": config["cards"]}
+
+    def over(self, state):
+        return False
 
     def open(self, rnd):
         return True
@@ -242,15 +232,3 @@ class Homework(Format):
 
     def why_not(self, rnd, action, students, votes):
         return "That control does not apply to homework."
-
-
-FORMATS = {
-    "class_line": SharedItem(classline, "Class line (everyone places the same card)",
-                             "Class line: everyone places the same card"),
-    "class_diet": SharedItem(classbins, "Diet sort (everyone puts the same card in a diet bin)",
-                             "Diet sort: everyone puts the same card in a bin, carnivore, herbivore or omnivore",
-                             sorts_by="diet"),
-    "quiz": SharedItem(livequiz, "Live quiz (everyone answers the same question)"),
-    "team": TeamCardline(),
-    "self_paced": Homework(),
-}

@@ -2,8 +2,8 @@
 
 from flask import request
 
-from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.cards.queries import all_periods, card_values, cards_by_slug
+from webapp.common.characteristics import CHARACTERISTICS
 from webapp.errors import AppError
 from webapp.play import store
 from webapp.play.adapters.base import Adapter

@@ -7,10 +7,10 @@ import markdown
 from flask import request
 from markupsafe import Markup
 
-from webapp.common.words import joined
 from webapp.errors import AppError
 from webapp.games import dinoblivion
 from webapp.games.dinoblivion import cards as C
+from webapp.games.words import joined
 from webapp.play import store
 from webapp.play.adapters.base import Adapter
 from webapp.play.forms import NewDinoblivionForm

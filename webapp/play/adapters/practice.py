@@ -3,8 +3,8 @@
 
 from flask import request
 
-from webapp.cards.characteristics import CHARACTERISTICS
 from webapp.cards.queries import all_periods, card_ranges, card_values, cards_by_slug, diets
+from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats
 from webapp.errors import AppError

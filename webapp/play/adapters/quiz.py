@@ -5,8 +5,8 @@ from flask import request
 from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats
 from webapp.errors import AppError
-from webapp.learn import quizzes, trivia
-from webapp.play import store
+from webapp.games import trivia
+from webapp.play import quizzes, store
 from webapp.play.adapters.base import SoloAdapter
 from webapp.play.forms import NewQuizForm, QuizAnswerForm
 

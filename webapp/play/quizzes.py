@@ -1,4 +1,4 @@
-"""Drawing a quiz's questions from the card database (the generator itself, webapp.learn.trivia, is pure)."""
+"""Drawing a quiz's questions from the card database (the generator itself, webapp.games.trivia, is pure)."""
 
 import secrets
 
@@ -7,7 +7,7 @@ from sqlalchemy import select
 from webapp.cards.queries import all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.learn import trivia
+from webapp.games import trivia
 from webapp.models import Card
 
 CARD_FIELDS = ["slug", "deck", "common_name", "group", "diet", "diet_detail", "first_period", "first_appearance_ma",

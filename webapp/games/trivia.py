@@ -19,8 +19,8 @@ import math
 import random
 
 from cards_db import schema
-from webapp.common import pictures
-from webapp.common.words import article, joined, measure
+from webapp.games import pictures
+from webapp.games.words import article, joined, measure
 
 KINDS = {
     "earlier": "Which lived earlier?",

@@ -1,0 +1,297 @@
+"""What every round format gives the web layer, and the defaults of a whole-class round.
+
+A format object owns all that differs between formats: its rules for the state machine (and through them its
+engine), how a round of it starts, and its views for each viewer: the teacher's panel, a student's panel, the
+stage, the results and the CSV rows, each a context (a method here) and a partial (``partial(viewer)``).
+The generic round views, templates and reports ask the format and never its name.
+"""
+
+import math
+from abc import ABC, abstractmethod
+from collections import Counter
+from typing import ClassVar
+
+from flask import url_for
+
+from webapp.cards.queries import cards_by_slug
+from webapp.classroom import results
+from webapp.classroom.clock import seconds
+from webapp.games.rounds import RoundState
+
+# The line's area on the stage is about this many times as wide as it is high; a card is this many times as high
+# as wide.
+LINE_ASPECT, CARD_HEIGHT, GAP_WIDTH = 3.6, 1.32, 0.6
+PODIUM_PLACES = 3
+PODIUM_NAMES = 3  # students named on a step; the rest are counted
+# Where each viewer's partials are: one per format, named as the format (formats may share one).
+PARTIALS = {"teacher": "classroom/teacher/formats", "student": "classroom/student/formats",
+            "stage": "classroom/stage/formats", "results": "classroom/teacher/results"}
+CONTROL_LABELS = {"start": "Start the round", "pause": "Pause", "resume": "Resume", "reveal": "Reveal",
+                  "next": "Next card", "skip": "Skip this turn", "timer_off": "Switch the timer off",
+                  "timer_on": "Switch the timer on", "lock": "Lock the room (no new players)",
+                  "unlock": "Open the room to new players", "end": "End the round"}
+
+
+class RoundFormat(ABC):
+    """A classroom round format as the web layer sees it; subclasses give what differs."""
+
+    name = ""  # its key in FORMATS and in the database
+    label = ""  # its name on the teacher's screens
+    choice = ""  # how the new-round form offers it ("" when it is started another way, as a lesson's live quiz)
+    sorts_by = None  # what its cards are sorted by, when not the round's chosen characteristic
+    rules = None  # its rules for the state machine (webapp.games.rounds.formats), which hold its engine
+    live = True  # the class plays at once: a lobby on the stage, the join code in its corner, a podium at the end
+    ranks_students = True  # a leaderboard of students (teams rank otherwise)
+    item = "Card"  # what one turn asks about, on the stage's progress line
+    control_words: ClassVar[dict] = {}  # a control's words where this format says it otherwise
+
+    @property
+    def engine(self):
+        """Return the format's engine."""
+        return self.rules.engine
+
+    @property
+    def short_label(self):
+        """Return the format's name in a few words, for tables and status lines."""
+        return self.label.split(" (")[0]
+
+    def partial(self, viewer):
+        """Return the template of this format's part of a viewer's screen (teacher, student, stage, results)."""
+        return f"{PARTIALS[viewer]}/{self.name}.html"
+
+    def control_label(self, action):
+        """Return a control's words on this format's round page."""
+        return self.control_words.get(action, CONTROL_LABELS[action])
+
+    def init_app(self, app):
+        """Register what the format adds to the app (homework gates its students' games)."""
+
+    # --- the round as the state machine and each viewer see it ----------------------------------------------
+
+    def machine(self, rnd, state=None):
+        """Return a stored round as the state machine sees it (times as seconds)."""
+        return RoundState(self.rules, rnd.status, rnd.settings, rnd.state if state is None else state,
+                          seconds(rnd.turn_started_at), seconds(rnd.paused_at))
+
+    def observe(self, rnd, viewer=None):
+        """Return what `viewer` (None: the class, the teacher and the stage) may see of the round's game."""
+        return self.engine.observation(rnd.state, viewer)
+
+    def turn(self, rnd):
+        """Return the number of the turn being played (answers are kept per turn)."""
+        return self.rules.turn(rnd.state)
+
+    # --- starting and joining ------------------------------------------------------------------------------
+
+    def config(self, values, settings):
+        """Return the engine's config for a round over the chosen cards' values."""
+        return {"cards": values, "count": settings["count"], "characteristic": settings["characteristic"]}
+
+    def new_state(self, values, settings, seed):
+        """Return the round's game (raises InvalidConfig with a reason)."""
+        return self.rules.new_state(self.config(values, settings), seed)
+
+    def team_for_newcomer(self, rnd, team_sizes):
+        """Return the team a student who joins now goes to (None: no teams)."""
+        return
+
+    def joined(self, rnd, student):
+        """Set up what a new student needs besides their row; return {seat: token} of a game they were given."""
+        return {}
+
+    def student_viewer(self, student):
+        """Return whose view of the game a student gets (None: the class's)."""
+        return
+
+    def student_page(self, rnd, student):
+        """Return where a student's round page sends them instead of the live page, or None."""
+        return
+
+    def item_answered(self, rnd, vote):
+        """Return the item (card or question) a vote answers, as the answer row stores it."""
+        return self.observe(rnd)["current"]
+
+    # --- views: a context per viewer (the partial is partial(viewer)) ---------------------------------------
+
+    def teacher_context(self, rnd, students, turn_answers):
+        """Return what the teacher's live panel shows of this format."""
+        return {}
+
+    def student_context(self, rnd, student, answers, obs):
+        """Return what a student's panel shows of this format (`answers`: {turn: right?} of theirs)."""
+        return {}
+
+    def stage_context(self, rnd, context):
+        """Return what the stage adds to the teacher's view for this format."""
+        return {}
+
+    def progress(self, rnd, obs):
+        """Return the stage's progress line ("Card 2 of 5")."""
+        if rnd.status == "lobby":
+            return "Waiting for the start"
+        if rnd.status == "finished":
+            return "The round is over"
+        return f"{self.item} {min(obs['turn'] + 1, obs['turns'])} of {obs['turns']}"
+
+    def lobby_note(self, rnd):
+        """Return what the stage's lobby adds after the count of who joined."""
+        return ""
+
+    def reveal_key(self, obs):
+        """Return what changes exactly when something is revealed (the stage chimes then), or ''."""
+        return f"turn-{obs['turn']}" if obs.get("phase") == "revealed" else ""
+
+    def ending(self, rnd, context):
+        """Return the stage's end: {podium: [(place, [names], score words)], note, hardest, hardest_partial}."""
+        return {}
+
+    def results_context(self, rnd):
+        """Return what the finished round's page shows below the live panel."""
+        return {}
+
+    @abstractmethod
+    def csv_frame(self, rnd):
+        """Return the rows of the round's results CSV (pandas)."""
+
+
+class Answered(RoundFormat):
+    """A round whose answers are stored turn by turn and judged at each reveal or move: reports and CSV per answer."""
+
+    hardest_partial = "classroom/stage/hardest/card.html"
+
+    def partial(self, viewer):
+        return f"{PARTIALS['results']}/cards.html" if viewer == "results" else super().partial(viewer)
+
+    def results_context(self, rnd):
+        return {"board": results.leaderboard(rnd), "card_report": self.report(rnd)}
+
+    def report(self, rnd):
+        """Return per card: how many got it right, and where most wrong answers put it, hardest first."""
+        return results.card_report(self.answers_frame(rnd))
+
+    def hardest(self, rnd, obs):
+        """Return the card the class found hardest among those it saw face up, or None: {card, value, right, ...}.
+
+        Only cards the class saw face up count (a team's vote for a card still in its hand does not).
+        """
+        face_up = {entry["card"]: entry["value"] for entry in obs.get("line", []) + obs.get("box", [])
+                   + obs.get("sorted", [])}
+        row = next((row for row in self.report(rnd) if row["answers"] and row["card"] in face_up), None)
+        if row is None:
+            return None
+        return {"card": row["card"], "value": face_up[row["card"]], "right": row["right"], "answers": row["answers"],
+                "wrong_place": row["common_wrong_place"]}
+
+    def hardest_part(self, rnd, obs):
+        """Return the stage's end's "hardest" part: the item, its partial, and its card if it has one."""
+        found = self.hardest(rnd, obs)
+        return {"hardest": found, "hardest_partial": self.hardest_partial,
+                "hardest_cards": cards_by_slug([found["card"]]) if found and found.get("card") else {}}
+
+    def answers_frame(self, rnd):
+        """Return every answer, its place in words, the team as its screen names it, the card's true value."""
+        frame = results.answer_rows(rnd)
+        frame["gap"] = self.places(rnd, frame)
+        frame["team"] = frame["team"].map(self.team_names(rnd))
+        frame["true_value"] = frame["card"].map(results.true_values(rnd, frame["card"]))
+        return frame.rename(columns={"gap": "place"})
+
+    def csv_frame(self, rnd):
+        return self.answers_frame(rnd)
+
+    def team_names(self, rnd):
+        """Return {team number: the name its screen shows} (none without teams)."""
+        return {}
+
+    @abstractmethod
+    def places(self, rnd, frame):
+        """Return, for each answer of the frame, the place (or bin, or option) it chose in words."""
+
+
+class WholeClass(Answered):
+    """The whole class answers the same item, then it is revealed; students are ranked by right answers."""
+
+    def teacher_context(self, rnd, students, turn_answers):
+        obs = self.observe(rnd)
+        revealed = obs["phase"] == "revealed"
+        context = {"obs": obs, "answered": 0 if revealed else len(turn_answers),
+                   "votes": dict(Counter(a.gap for a in turn_answers)) if revealed else {},
+                   "cards": cards_by_slug(names_in(obs))}
+        board = rnd.settings.get("leaderboard", "every")
+        if board == "every" or (board == "end" and rnd.status == "finished"):
+            context["leaderboard"] = results.leaderboard(rnd)
+        return context
+
+    def student_context(self, rnd, student, answers, obs):
+        last = obs.get("last_reveal")
+        return {"mine": answer_on(answers, obs["turn"]), "last": last,
+                "last_mine": last and answer_on(answers, last["turn"])}
+
+    def stage_context(self, rnd, context):
+        return {"most_votes": max(context.get("votes", {}).values(), default=0)}
+
+    def ending(self, rnd, context):
+        board = [row for row in context.get("leaderboard") or [] if row["points"] > 0]
+        return {"podium": [(place, [row["nickname"] for row in group[:PODIUM_NAMES]], max(0, len(group) - PODIUM_NAMES),
+                            plural(group[0]["points"], "point"))
+                           for place, group in podium(board, lambda row: row["points"])],
+                "no_podium": "Nobody scored a point this time." if rnd.settings.get("leaderboard") != "never" else "",
+                **self.hardest_part(rnd, context["obs"])}
+
+
+def names_in(value):
+    """Return every string in a JSON value: the cards an observation names are among them."""
+    if isinstance(value, dict):
+        return [name for item in value.values() for name in names_in(item)]
+    if isinstance(value, list):
+        return [name for item in value for name in names_in(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def answer_on(answers, turn):
+    """Return the student's answer on `turn` as {"correct": True/False/None (not judged yet)}, or None."""
+    return {"correct": answers[turn]} if turn in answers else None
+
+
+def plural(count, noun):
+    """Return "1 point", "2 points"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def line_layout(count, gaps=False):
+    """Return how to lay out `count` cards (and the gaps between them) so that they are as big as the line's area allows.
+
+    {rows, per_row: cards in a row, columns: a row's width in card widths (with gaps, n cards and n + 1 gaps)};
+    the style sizes the cards from rows and columns to fit the area's real width and height.
+    """
+    best = (0.0, 1, max(count, 1))
+    for rows in range(1, max(count, 1) + 1):
+        cards = math.ceil(count / rows) if count else 1
+        columns = cards + (cards + 1) * GAP_WIDTH if gaps else cards
+        width = min(LINE_ASPECT / columns, 1 / (rows * CARD_HEIGHT))
+        if width > best[0] + 1e-9:
+            best = (width, rows, cards)
+    _, rows, cards = best
+    return {"rows": rows, "per_row": cards, "columns": round(cards + (cards + 1) * GAP_WIDTH if gaps else cards, 2)}
+
+
+def podium(rows, score, places=PODIUM_PLACES):
+    """Return the podium's steps [(place, [rows])]: ranked rows grouped by equal `score`, the best `places` scores.
+
+    A tie in a ranking shares a place, and the next score takes the next step (five tied first leave room for a
+    second).
+    """
+    steps = []
+    for row in rows:
+        if steps and score(steps[-1][1][0]) == score(row):
+            steps[-1][1].append(row)
+        elif len(steps) < places:
+            steps.append((len(steps) + 1, [row]))
+        else:
+            break
+    return steps
+
+
+def join_link(rnd):
+    """Return the link a student opens to join this round."""
+    return url_for("classroom.join", code=rnd.code, _external=True)

@@ -1,0 +1,65 @@
+"""Homework (self-paced): each student plays the same seeded sorting challenge alone while the teacher keeps it open."""
+
+from typing import ClassVar
+
+from flask import url_for
+from sqlalchemy import select
+
+from webapp.classroom import results
+from webapp.classroom.clock import now
+from webapp.classroom.formats.base import RoundFormat
+from webapp.classroom.roster import as_student
+from webapp.extensions import db
+from webapp.games import practice
+from webapp.games import rounds as machine
+from webapp.games.rounds.formats import Homework as HomeworkRules
+from webapp.models import Round, Student
+from webapp.play import store
+from webapp.play.adapters.practice import start_practice
+
+GATE = "homework"  # the name its students' games carry in their settings
+
+
+class Homework(RoundFormat):
+    name = "self_paced"
+    label = "Self-paced challenge (homework)"
+    choice = "Self-paced challenge: homework, each student alone"
+    rules = HomeworkRules(practice)
+    live = False
+    ranks_students = False
+    control_words: ClassVar[dict] = {"start": "Open the homework", "end": "Close the homework"}
+
+    def init_app(self, app):
+        store.register_gate(app, GATE, self.closed_for)
+
+    def joined(self, rnd, student):
+        settings = rnd.settings
+        game, tokens = start_practice(settings["deck"], settings["characteristic"], settings["count"],
+                                      settings.get("mode", "line"), seed=settings["seed"], label=rnd.title, gate=GATE)
+        student.game_id = game.id
+        return tokens
+
+    def student_page(self, rnd, student):
+        return url_for("play.game", kind="practice", game_id=student.game_id)
+
+    def teacher_context(self, rnd, students, turn_answers):
+        return {"results": results.self_paced_frame(rnd).to_dict("records")}
+
+    def progress(self, rnd, obs):
+        return {"lobby": "Homework: not open yet", "finished": "Homework closed"}.get(rnd.status, "Homework is open")
+
+    def csv_frame(self, rnd):
+        return results.self_paced_frame(rnd)
+
+
+    def closed_for(self, game):
+        """Return why a student's homework game takes no move now (the round not open yet, or closed), or None."""
+        student = db.session.scalar(select(Student).where(Student.game_id == game.id))
+        rnd = student and db.session.get(Round, student.round_id)
+        if rnd is None:
+            return None
+        try:
+            machine.answer(self.machine(rnd), as_student(student), [], [], None, None, now().timestamp())
+        except machine.Refused as refused:
+            return str(refused)
+        return None

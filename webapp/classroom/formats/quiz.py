@@ -1,0 +1,49 @@
+"""Live quiz: a lesson's quiz run for the class, everyone answering the same question; the reveal explains it."""
+
+from typing import ClassVar
+
+from webapp.classroom import results
+from webapp.classroom.formats.base import PARTIALS, WholeClass
+from webapp.games import livequiz
+from webapp.games.rounds.formats import SharedItem
+
+
+class LiveQuiz(WholeClass):
+    name = "quiz"
+    label = "Live quiz (everyone answers the same question)"
+    rules = SharedItem(livequiz)
+    item = "Question"
+    hardest_partial = "classroom/stage/hardest/question.html"
+    control_words: ClassVar[dict] = {"next": "Next question"}
+
+    def config(self, questions, settings):
+        return {"questions": questions}
+
+    def partial(self, viewer):
+        return f"{PARTIALS['results']}/questions.html" if viewer == "results" else super().partial(viewer)
+
+    def answers_frame(self, rnd):
+        """Return every answer: the question's words and the option chosen in words."""
+        frame = results.answer_rows(rnd)
+        frame["team"] = frame["team"].map(self.team_names(rnd))
+        frame["animal"] = frame["card"].map(lambda qid: self.asked(rnd)[qid]["prompt"])
+        frame["gap"] = self.places(rnd, frame)
+        return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
+
+    def places(self, rnd, frame):
+        """Return, for each answer, the option it chose in words."""
+        asked = self.asked(rnd)
+        return [asked[q]["options"][g]["text"] for q, g in zip(frame["card"], frame["gap"], strict=True)]
+
+    def asked(self, rnd):
+        """Return {question id: the question as the class saw it} of every question asked so far."""
+        return {q["id"]: q for q in self.observe(rnd)["asked"]}
+
+    def report(self, rnd):
+        """Return per question asked: answered, right, the wrong answer chosen most."""
+        return results.question_report(self.answers_frame(rnd), self.observe(rnd)["asked"])
+
+    def hardest(self, rnd, obs):
+        """Return the question the class found hardest (the lowest share right among those revealed), or None."""
+        asked = [row for row in self.report(rnd) if row["right"] is not None and row["judged"]]
+        return min(asked, key=lambda row: row["right"] / row["judged"], default=None)

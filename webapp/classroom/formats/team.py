@@ -1,0 +1,97 @@
+"""Team Cardline: teams play the rulebook's Cardline, the captain placing or the team's majority vote."""
+
+from typing import ClassVar
+
+from webapp.cards.queries import cards_by_slug
+from webapp.classroom import results
+from webapp.classroom.formats.base import Answered, answer_on, line_layout, names_in, plural, podium
+from webapp.classroom.roster import captain
+from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardline
+
+
+class TeamRound(Answered):
+    name = "team"
+    label = "Team Cardline (teams play the rulebook game)"
+    choice = "Team Cardline: teams play the rulebook game"
+    rules = TeamCardline()
+    ranks_students = False
+    control_words: ClassVar[dict] = {"reveal": "Play the team's vote now"}
+
+    def config(self, values, settings):
+        return {"cards": values, "players": [f"Team {i + 1}" for i in range(settings["teams"])],
+                "hand_size": settings["hand_size"], "characteristic": settings["characteristic"]}
+
+    def team_for_newcomer(self, rnd, team_sizes):
+        return min(range(rnd.settings["teams"]), key=lambda t: (team_sizes[t], t))
+
+    def student_viewer(self, student):
+        return student.team
+
+    def item_answered(self, rnd, vote):
+        return vote.card
+
+    def tie_rule(self, rnd):
+        """Return the rule for a tied vote where the team's majority decides, else None."""
+        return TIED_VOTE_RULE if rnd.settings.get("team_mode") == "majority" else None
+
+    def teacher_context(self, rnd, students, turn_answers):
+        obs = self.observe(rnd)
+        return {"obs": obs, "answered": len(turn_answers), "votes": {}, "cards": cards_by_slug(names_in(obs)),
+                "outcome": outcome(obs), "tie_rule": self.tie_rule(rnd)}
+
+    def student_context(self, rnd, student, answers, obs):
+        leader = captain(rnd, student.team)
+        return {"mine": answer_on(answers, self.turn(rnd)), "captain": leader, "tie_rule": TIED_VOTE_RULE,
+                "outcome": outcome(obs, student.team),
+                "can_act": rnd.settings.get("team_mode") == "majority" or (leader and leader.id == student.id)}
+
+    def stage_context(self, rnd, context):
+        return {"line": line_layout(len(context["obs"]["line"]))}
+
+    def progress(self, rnd, obs):
+        return f"Team Cardline · round {obs['round']}" if rnd.status in ("playing", "paused") else \
+            super().progress(rnd, obs)
+
+    def lobby_note(self, rnd):
+        return f"({rnd.settings['teams']} teams)"
+
+    def reveal_key(self, obs):
+        if not obs["recent"]:
+            return ""
+        last = obs["recent"][-1]
+        return f"move-{len(obs['line'])}-{len(obs['box'])}-{len(obs['recent'])}-{last['player']}-{last['card']}"
+
+    def ending(self, rnd, context):
+        obs = context["obs"]
+        standing = sorted(obs["players"], key=lambda p: (p["status"] != "won", p["hand_size"], p["seat"]))
+        steps = podium(standing, lambda p: (p["status"] == "won", p["hand_size"]))
+        return {"podium": [(place, [p["name"] for p in group], 0,
+                            plural(group[0]["hand_size"], "card") + " left" + (" · ★ winner" if group[0]["status"] == "won" else ""))
+                           for place, group in steps],
+                "note": "" if context.get("outcome") else "Ranked by the cards each team has left, fewest first.",
+                "no_podium": "", **self.hardest_part(rnd, obs)}
+
+    def team_names(self, rnd):
+        return {player["seat"]: player["name"] for player in self.observe(rnd)["players"]}
+
+    def places(self, rnd, frame):
+        # Team Cardline keeps only the line now. Cards only ever join it, in place, and a card leaves its team's
+        # hand once placed, so each card in it was placed at the last turn anyone voted for it (the one card
+        # nobody voted for started the line): a turn's line is the cards placed before that turn.
+        line_now = [entry["card"] for entry in self.observe(rnd)["line"]]
+        placed_at = frame.groupby("card")["turn"].max().to_dict()
+        lines = {turn: [card for card in line_now if placed_at.get(card, -1) < turn] for turn in set(frame["turn"])}
+        names = results.card_names(line_now)
+        return [results.place_words(lines[turn], gap, names) for turn, gap in zip(frame["turn"], frame["gap"], strict=True)]
+
+
+def outcome(obs, team=None):
+    """Say who won a finished team game, to everyone or to a member of `team`; None while it is played."""
+    result = obs["result"]
+    if result is None:
+        return None
+    names = [obs["players"][seat]["name"] for seat in result["winners"]]
+    if not names:
+        return "The game is over: nobody wins this time."
+    said = f"The game is over: {' and '.join(names)} {'wins' if len(names) == 1 else 'win'}!"
+    return said + (" Well played, your team won!" if team in result["winners"] else "")

@@ -1,0 +1,36 @@
+"""Who is in a round: its students as rows, and as the state machine sees them."""
+
+from sqlalchemy import func, select
+
+from webapp.extensions import db
+from webapp.games.rounds import StudentState
+from webapp.models import Student
+
+
+def active_students(rnd):
+    """Return the round's students who have not been removed, in joining order."""
+    return db.session.scalars(select(Student).where(Student.round_id == rnd.id, Student.removed.is_(False))
+                              .order_by(Student.id)).all()
+
+
+def count_students(rnd):
+    """Return how many students are in the round (removed ones left out)."""
+    return db.session.scalar(select(func.count(Student.id)).where(Student.round_id == rnd.id,
+                                                                   Student.removed.is_(False)))
+
+
+def as_student(student):
+    """Return a student row as the state machine sees it."""
+    return StudentState(student.id, student.team, student.removed, student.extra_seconds)
+
+
+def class_of(rnd):
+    """Return every student of the round (removed ones too), in joining order, as the machine sees them."""
+    rows = db.session.execute(select(Student.id, Student.team, Student.removed, Student.extra_seconds)
+                              .where(Student.round_id == rnd.id).order_by(Student.id)).all()
+    return [StudentState(*row) for row in rows]
+
+
+def captain(rnd, team):
+    """Return the team's captain: its first member still in the round."""
+    return next((s for s in active_students(rnd) if s.team == team), None)
