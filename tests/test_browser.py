@@ -27,7 +27,7 @@ def test_encyclopedia_journey(browser, live_server):
     assert " ft" in page.locator(".characteristics").inner_text()
 
     # Report a mistake by keyboard only.
-    page.get_by_label("What is wrong?").select_option("weight")
+    page.get_by_label("What is wrong?").select_option("mass")
     page.get_by_label("Describe the mistake").fill("too short")
     page.get_by_label("Describe the mistake").press("Tab")
     page.keyboard.press("Tab")

@@ -83,20 +83,20 @@ def test_units_toggle_switches_to_imperial_and_is_remembered(client):
 
 def test_mistake_report_is_stored(app, client):
     response = client.post("/cards/stegosaurus", data={
-        "field": "weight", "message": "The weight differs from the museum's figure.",
+        "field": "mass", "message": "The weight differs from the museum's figure.",
         "suggested_source": "NHM Dino Directory"})
     assert response.status_code == 302
     follow = client.get(response.headers["Location"])
     assert "Thank you" in follow.get_data(as_text=True)
     with app.app_context():
         report = db.session.scalar(select(MistakeReport))
-    assert report.card_slug == "stegosaurus" and report.field == "weight"
+    assert report.card_slug == "stegosaurus" and report.field == "mass"
     assert report.status == "open"
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    ({"field": "weight", "message": "short"}, "between 10 and 2000"),
-    ({"field": "weight", "message": ""}, "Please say what is wrong."),
+    ({"field": "mass", "message": "short"}, "between 10 and 2000"),
+    ({"field": "mass", "message": ""}, "Please say what is wrong."),
     ({"field": "colour", "message": "Something is wrong here."}, "Not a valid choice"),
 ])
 def test_bad_report_shows_error_beside_field_and_stores_nothing(app, client, data, message):
@@ -111,12 +111,12 @@ def test_bad_report_shows_error_beside_field_and_stores_nothing(app, client, dat
 def test_report_form_needs_csrf_token(loaded_database_url):
     app = create_app({"TESTING": True, "SECRET_KEY": "k", "SQLALCHEMY_DATABASE_URI": loaded_database_url})
     client = app.test_client()
-    response = client.post("/cards/stegosaurus", data={"field": "weight", "message": "No token was sent."})
+    response = client.post("/cards/stegosaurus", data={"field": "mass", "message": "No token was sent."})
     assert response.status_code == 400
     assert "CSRF" in response.get_data(as_text=True)
     html = client.get("/cards/stegosaurus").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-    ok = client.post("/cards/stegosaurus", data={"csrf_token": token, "field": "weight",
+    ok = client.post("/cards/stegosaurus", data={"csrf_token": token, "field": "mass",
                                                    "message": "Token sent this time."})
     assert ok.status_code == 302
     with app.app_context():

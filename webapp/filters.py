@@ -191,7 +191,7 @@ def init_app(app):
     """Register the filters, the unit context and the cookie that remembers the unit choice."""
     app.jinja_env.filters.update(
         size=lambda m: format_length(m, current_units()),
-        weight=lambda kg: format_mass(kg, current_units()),
+        mass=lambda kg: format_mass(kg, current_units()),
         lifespan=format_lifespan,
         in_units=lambda text: in_units(text, current_units()),
         ma=format_ma,

@@ -69,7 +69,7 @@ class MistakeReportForm(FlaskForm):
 
     field = SelectField("What is wrong?", choices=options([
         ("name", "A name"), ("diet", "The diet"), ("period", "When it lived"), ("size", "The size"),
-        ("weight", "The weight"), ("lifespan", "The lifespan"), ("status", "The extinction risk"),
+        ("mass", "The weight"), ("lifespan", "The lifespan"), ("status", "The extinction risk"),
         ("fact", "The fact"), ("picture", "The picture"), ("sources", "The sources"),
         ("other", "Something else"),
     ]), validators=[DataRequired()])

@@ -32,12 +32,12 @@ def sizes_json():
 
 
 @bp.get("/api/figures/weights")
-def weights_json():
+def masses_json():
     """Return the weight chart figure."""
     cards, _ = chart_cards(request.args, "mass_kg")
     if not cards:
         raise AppError(400, "None of these cards has a known weight.")
-    return json_figure(figures.weights(card_frame(cards), current_units(), large_type(), chart_width(request.args)))
+    return json_figure(figures.masses(card_frame(cards), current_units(), large_type(), chart_width(request.args)))
 
 
 @bp.get("/api/figures/cardline/<game_id>")

@@ -332,7 +332,7 @@ def mass_axis(low, high, units, large, plot_px):
             "ticktext": [text for _, text in marks], "minor": LOG_MINOR_GRID}
 
 
-def weights(cards, units="metric", large=False, width=DEFAULT_WIDTH):
+def masses(cards, units="metric", large=False, width=DEFAULT_WIDTH):
     """Return the cards' weights on a log scale, heaviest first."""
     frame = cards[["common_name", "mass_kg", "url"]].sort_values("mass_kg", ascending=False)
     labels = [format_mass(v, units) for v in frame["mass_kg"]]

@@ -2,7 +2,7 @@
 
 from webapp.classroom.formats.base import WholeClass
 from webapp.games import classbins
-from webapp.games.rounds.formats import SharedItem
+from webapp.games.rounds.formats import SharedItemRules
 
 
 class DietSort(WholeClass):
@@ -10,7 +10,7 @@ class DietSort(WholeClass):
     label = "Diet sort (everyone puts the same card in a diet bin)"
     choice = "Diet sort: everyone puts the same card in a bin, carnivore, herbivore or omnivore"
     sorts_by = "diet"
-    rules = SharedItem(classbins)
+    rules = SharedItemRules(classbins)
 
     def places(self, rnd, frame):
         bins = classbins.BINS

@@ -3,14 +3,14 @@
 from webapp.classroom import results
 from webapp.classroom.formats.base import WholeClass, line_layout
 from webapp.games import classline
-from webapp.games.rounds.formats import SharedItem
+from webapp.games.rounds.formats import SharedItemRules
 
 
 class ClassLine(WholeClass):
     name = "class_line"
     label = "Class line (everyone places the same card)"
     choice = "Class line: everyone places the same card"
-    rules = SharedItem(classline)
+    rules = SharedItemRules(classline)
 
     def stage_context(self, rnd, context):
         obs, votes = context["obs"], context.get("votes", {})

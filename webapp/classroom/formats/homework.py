@@ -12,7 +12,7 @@ from webapp.classroom.roster import as_student
 from webapp.extensions import db
 from webapp.games import practice
 from webapp.games import rounds as machine
-from webapp.games.rounds.formats import Homework as HomeworkRules
+from webapp.games.rounds.formats import HomeworkRules
 from webapp.models import Round, Student
 from webapp.play import store
 from webapp.play.adapters.practice import start_practice

@@ -5,13 +5,13 @@ from typing import ClassVar
 from webapp.classroom import results
 from webapp.classroom.formats.base import PARTIALS, WholeClass
 from webapp.games import livequiz
-from webapp.games.rounds.formats import SharedItem
+from webapp.games.rounds.formats import SharedItemRules
 
 
 class LiveQuiz(WholeClass):
     name = "quiz"
     label = "Live quiz (everyone answers the same question)"
-    rules = SharedItem(livequiz)
+    rules = SharedItemRules(livequiz)
     item = "Question"
     hardest_partial = "classroom/stage/hardest/question.html"
     control_words: ClassVar[dict] = {"next": "Next question"}

@@ -6,14 +6,14 @@ from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_layout, names_in, plural, podium
 from webapp.classroom.roster import captain
-from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardline
+from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
 
 class TeamRound(Answered):
     name = "team"
     label = "Team Cardline (teams play the rulebook game)"
     choice = "Team Cardline: teams play the rulebook game"
-    rules = TeamCardline()
+    rules = TeamCardlineRules()
     ranks_students = False
     control_words: ClassVar[dict] = {"reveal": "Play the team's vote now"}
 

@@ -70,7 +70,7 @@ class Rules:
         """Return the change the answers so far (or the clock) call for, or None."""
 
 
-class SharedItem(Rules):
+class SharedItemRules(Rules):
     """Everyone answers the same item (a card's place, a bin, a question), then it is revealed."""
 
     def __init__(self, engine):
@@ -113,7 +113,7 @@ class SharedItem(Rules):
         return None
 
 
-class TeamCardline(Rules):
+class TeamCardlineRules(Rules):
     """Teams play the rulebook's Cardline: the captain places, or the team's majority vote does."""
 
     engine = cardline
@@ -203,7 +203,7 @@ class TeamCardline(Rules):
         return self.pass_turn(rnd, votes) if time_up else None
 
 
-class Homework(Rules):
+class HomeworkRules(Rules):
     """Self-paced: each student plays the same seeded challenge alone, while the teacher keeps it open."""
 
     needs_students, pausable, whole_class = False, False, False
