@@ -32,7 +32,7 @@ def sizes_json():
 
 
 @bp.get("/api/figures/weights")
-def masses_json():
+def weights_json():  # named as its URL, which people read
     """Return the weight chart figure."""
     cards, _ = chart_cards(request.args, "mass_kg")
     if not cards:
