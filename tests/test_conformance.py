@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from webapp.games import GAMES, IllegalAction
-from webapp.games.protocol import Engine, leaks, named
+from webapp.games.protocol import ClassEngine, Engine, leaks, named
 
 SEEDS = range(6)
 STEP_CAP = 20_000  # far beyond any game's own turn limit: reaching it means a game that never ends
@@ -240,3 +240,105 @@ def test_the_checker_matches_a_secret_only_beside_its_holder_and_of_its_type():
     order = ("q2", ("b", "a"))
     assert leaks({"id": "q2", "options": [{"id": "b"}, {"id": "a"}], "order": True}, {order}) == set()
     assert leaks({"id": "q2", "answer": ["b", "a"]}, {order}) == {order}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Classroom round formats: every registered format's engine keeps its protocol, as every game does.
+
+def class_engines():
+    """Return {name: engine} of the whole-class engines the registered round formats use."""
+    from webapp.classroom.formats import FORMATS
+
+    return {fmt.engine.NAME: fmt.engine for fmt in FORMATS.values() if isinstance(fmt.engine, ClassEngine)}
+
+
+CLASS_CASES = [pytest.param(name, index, id=f"{name}-{index}")
+               for name, engine in sorted(class_engines().items()) for index in range(len(engine.example_configs()))]
+BAD_ANSWERS = [-1, None, "1", True, 1.0, [], 99]
+
+
+def test_every_round_format_has_an_engine_that_keeps_a_protocol():
+    from webapp.classroom.formats import FORMATS
+
+    for fmt in FORMATS.values():
+        assert fmt.engine in GAMES.values() or isinstance(fmt.engine, ClassEngine), fmt.name
+        assert fmt.rules.timed == fmt.engine.TYPE.timers, fmt.name
+    assert len(class_engines()) == 3
+
+
+def random_class_round(engine, config, seed):
+    """Yield the states of a seeded random class round, each teacher's move chosen among the legal ones."""
+    rng = random.Random(seed)
+    state = engine.new_game(config, seed)
+    for _ in range(STEP_CAP):
+        yield state
+        if engine.is_over(state):
+            return
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    pytest.fail(f"{engine.NAME} did not end within {STEP_CAP} steps")
+
+
+def assert_class_step_keeps_the_protocol(engine, state):
+    """The state is plain JSON; legal moves and answers are accepted, others refused unchanged; secrets are kept."""
+    given = json.dumps(state, sort_keys=True)
+    assert round_trip(state) == state, "the state is not plain JSON"
+    legal = engine.legal_actions(state)
+    for action in legal:
+        engine.apply(state, action)
+    for action in [{"type": kind} for kind in ("reveal", "next", "skip") if {"type": kind} not in legal] + GARBAGE:
+        with pytest.raises(IllegalAction):
+            engine.apply(state, action)
+    answers = engine.answers(state)
+    for answer in answers:
+        engine.check_answer(state, answer)
+    for answer in [a for a in BAD_ANSWERS if a not in answers or isinstance(a, bool | float)]:
+        with pytest.raises(IllegalAction):
+            engine.check_answer(state, answer)
+    assert json.dumps(state, sort_keys=True) == given, "a move changed the state it was given"
+    secrets = engine.hidden(state, None)
+    assert not leaks(engine.observation(state), secrets), f"the class sees {sorted(map(str, leaks(engine.observation(state), secrets)))}"
+    assert leaks(state, secrets) == secrets, "hidden() names secrets the state does not hold"
+    over = engine.is_over(state)
+    assert (engine.result(state) is not None) == over
+    assert not over or (legal == [] and answers == [])
+    assert over or legal
+
+
+@pytest.mark.parametrize("name", sorted(class_engines()))
+def test_every_class_engine_offers_the_class_engine_protocol(name):
+    engine = class_engines()[name]
+    configs = engine.example_configs()
+    assert configs and round_trip(configs) == configs
+    for config in configs:
+        assert engine.new_game(config, 7) == engine.new_game(round_trip(config), 7)
+    assert engine.TYPE.timers and not engine.TYPE.computer_players
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("name", "index"), CLASS_CASES)
+def test_random_class_rounds_keep_the_protocol_at_every_step(name, index, seed):
+    engine = class_engines()[name]
+    for state in random_class_round(engine, engine.example_configs()[index], seed):
+        assert_class_step_keeps_the_protocol(engine, state)
+        assert round_trip(engine.end(state))["phase"] == "over"
+
+
+@pytest.mark.parametrize(("name", "index"), CLASS_CASES)
+def test_class_secrets_exist_and_a_planted_one_is_found(name, index):
+    engine = class_engines()[name]
+    states = list(random_class_round(engine, engine.example_configs()[index], seed=0))
+    secrets = [engine.hidden(state, None) for state in states]
+    assert any(secrets) == engine.TYPE.hidden_information
+    state, hidden = next((s, h) for s, h in zip(states, secrets, strict=True) if h)
+    for secret in hidden:
+        assert leaks(plant(engine.observation(state), secret), {secret}) == {secret}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_declares_what_it_can_do(name):
+    engine = GAMES[name]
+    assert engine.TYPE.computer_players == hasattr(engine, "computer_move")
+    config = engine.example_configs()[0]
+    secret_seen = any(engine.hidden(state, viewer) for state, _ in random_game(engine, config, seed=0)
+                      for viewer in viewers(config))
+    assert secret_seen == engine.TYPE.hidden_information
