@@ -4,12 +4,12 @@ import functools
 import io
 
 import segno
+from flask import url_for
 from markupsafe import Markup
 
 from webapp.cards.queries import all_periods
 from webapp.classroom import rounds
 from webapp.classroom.formats import FORMATS, format_of
-from webapp.classroom.formats.base import join_link
 from webapp.classroom.roster import active_students
 
 
@@ -29,7 +29,7 @@ def teacher_view(rnd):
 
 def join_url(rnd):
     """Return the link a student opens to join this round."""
-    return join_link(rnd)
+    return url_for("classroom.join", code=rnd.code, _external=True)
 
 
 @functools.lru_cache(maxsize=256)

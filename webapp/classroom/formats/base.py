@@ -11,8 +11,6 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from typing import ClassVar
 
-from flask import url_for
-
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.clock import seconds
@@ -290,8 +288,3 @@ def podium(rows, score, places=PODIUM_PLACES):
         else:
             break
     return steps
-
-
-def join_link(rnd):
-    """Return the link a student opens to join this round."""
-    return url_for("classroom.join", code=rnd.code, _external=True)
