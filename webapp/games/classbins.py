@@ -8,7 +8,7 @@ import random
 
 from webapp.games import classturns
 from webapp.games.base import IllegalAction, InvalidConfig
-from webapp.games.classturns import TYPE, current_card, end, is_over, legal_actions, result
+from webapp.games.classturns import TYPE, current_card, end, hidden, is_over, legal_actions, result
 
 __all__ = ["BINS", "NAME", "TYPE", "answers", "apply", "check_answer", "current_card", "end", "example_configs",
            "hidden", "is_over", "legal_actions", "new_game", "observation", "result", "right_gaps"]
@@ -69,15 +69,6 @@ def observation(state, viewer=None):
             "current": current_card(state) if state["phase"] == "answering" else None,
             "sorted": [{"card": r["card"], "value": r["value"]} for r in shown],
             "last_reveal": state["reveals"][-1] if state["reveals"] else None, "reveals": list(state["reveals"])}
-
-
-def hidden(state, viewer=None):
-    """Return what the class must not learn now: the cards to come, and the current card's diet before its reveal."""
-    secrets = set(classturns.upcoming(state))
-    if state["phase"] == "answering":
-        card = current_card(state)
-        secrets.add((card, state["values"][card]))
-    return secrets
 
 
 def example_configs():

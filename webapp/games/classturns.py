@@ -81,6 +81,15 @@ def upcoming(state):
     return state["cards"][state["turn"] + 1:]
 
 
+def hidden(state, viewer=None):
+    """Return what the class must not learn now: the cards to come, and the current card's value before its reveal."""
+    secrets = set(upcoming(state))
+    if state["phase"] == "answering":
+        card = current_card(state)
+        secrets.add((card, state["values"][card]))
+    return secrets
+
+
 def whole_number_below(answer, count):
     """Say whether `answer` is an int from 0 to count - 1 (True and False are not)."""
     return isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < count
