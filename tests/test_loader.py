@@ -138,9 +138,9 @@ def test_cli_export_writes_both_decks(runner, tmp_path):
 
 
 def test_cli_reports_lists_open_reports(client, runner):
-    client.post("/cards/tyrannosaurus", data={"field": "weight", "message": "The weight looks too high to me."})
+    client.post("/cards/tyrannosaurus", data={"field": "mass", "message": "The weight looks too high to me."})
     result = runner.invoke(args=["cards", "reports"])
-    assert "tyrannosaurus [weight]" in result.output
+    assert "tyrannosaurus [mass]" in result.output
 
 
 def edit_card(data_dir, file, slug, **cells):
