@@ -11,7 +11,7 @@ from webapp.classroom.formats.homework import Homework
 from webapp.classroom.formats.quiz import LiveQuiz
 from webapp.classroom.formats.team import TeamRound
 
-FORMATS = {fmt.name: fmt for fmt in (ClassLine(), DietSort(), LiveQuiz(), TeamRound(), Homework())}
+FORMATS = {each.name: each for each in (ClassLine(), DietSort(), LiveQuiz(), TeamRound(), Homework())}
 
 
 def format_of(rnd):

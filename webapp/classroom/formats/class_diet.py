@@ -13,5 +13,5 @@ class DietSort(WholeClass):
     rules = SharedItemRules(classbins)
 
     def places(self, rnd, frame):
-        bins = classbins.BINS
+        bins = self.observe(rnd)["bins"]
         return [f"the {bins[gap]} bin" if 0 <= gap < len(bins) else None for gap in frame["gap"]]
