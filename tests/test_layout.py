@@ -167,3 +167,14 @@ def test_every_class_name_is_used_once():
     defined = [node.name for _, tree in python_files() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
     assert len(defined) > 20
     assert sorted({name for name in defined if defined.count(name) > 1}) == []
+
+
+def test_the_classroom_reads_a_rounds_game_only_through_its_format():
+    """Only the format's base (machine, observe, turn) reads a stored round's game; rounds.py stores what the machine
+    returns. Every view reads an observation."""
+    allowed = {"classroom/formats/base.py", "classroom/rounds.py"}
+    readers = set()
+    for path, tree in python_files(WEBAPP / "classroom"):
+        if any(isinstance(node, ast.Attribute) and node.attr == "state" for node in ast.walk(tree)):
+            readers.add(str(path.relative_to(WEBAPP)))
+    assert readers == allowed
