@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from webapp.cards.queries import all_periods
 from webapp.classroom import rounds
-from webapp.classroom.formats import FORMATS, format_of
+from webapp.classroom.formats import format_of
 from webapp.classroom.roster import active_students
 
 
@@ -18,7 +18,7 @@ def teacher_view(rnd):
     fmt = format_of(rnd)
     students = active_students(rnd)
     turn_answers = rounds.answers_for_turn(rnd)
-    context = {"round": rnd, "fmt": fmt, "students": students, "formats": FORMATS,
+    context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
                "periods": {p.position: p for p in all_periods()},
                "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],

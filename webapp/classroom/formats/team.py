@@ -41,7 +41,7 @@ class TeamRound(Answered):
 
     def student_context(self, rnd, student, answers, obs):
         leader = captain(rnd, student.team)
-        return {"mine": answer_on(answers, self.turn(rnd)), "captain": leader, "tie_rule": TIED_VOTE_RULE,
+        return {"mine": answer_on(answers, self.turn(rnd)), "captain": leader, "tie_rule": self.tie_rule(rnd),
                 "outcome": outcome(obs, student.team),
                 "can_act": rnd.settings.get("team_mode") == "majority" or (leader and leader.id == student.id)}
 
