@@ -16,6 +16,7 @@ import re
 import secrets
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,19 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+def wait_until(read, timeout=5.0):
+    """Return read() once it is truthy, asking every 50 ms; fail after `timeout` seconds.
+
+    Browser tests read a page's value with page.evaluate of a function, which the page's content security
+    policy allows; Playwright's wait_for_function with a string is evaluated by eval, which it refuses.
+    """
+    deadline = time.monotonic() + timeout
+    while not (value := read()):
+        assert time.monotonic() < deadline, f"still {value!r} after {timeout} s"
+        time.sleep(0.05)
+    return value
 
 
 def posted(client, path, data):

@@ -3,6 +3,7 @@
 import time
 
 import pytest
+from conftest import wait_until
 from flask import render_template_string
 
 from webapp.extensions import db
@@ -416,7 +417,7 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
             # The answer went by fetch: the panel changed in place, focus on its news, no page load.
             page.locator("form.place-form").wait_for(state="detached", timeout=5000)
             # Focus moves to the news just after the panel is swapped: wait for it rather than race it.
-            page.wait_for_function("document.activeElement.closest('#live') !== null", timeout=5000)
+            wait_until(lambda page=page: page.evaluate("() => document.activeElement.closest('#live') !== null"))
             page.remove_listener("framenavigated", navigated)
             assert navigations == []
         for page in students:

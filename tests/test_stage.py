@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from conftest import wait_until
 from markupsafe import escape
 
 from webapp.extensions import db
@@ -351,7 +352,7 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
     assert stage.locator("#stage-sound").inner_text() == "Sound: on"  # remembered
     stage.keyboard.press("Space")  # reveals, with a chime
     stage.locator(".s-screen[data-phase=revealed]").wait_for(timeout=5000)
-    stage.wait_for_function("window.tones >= 4", timeout=5000)
+    wait_until(lambda: stage.evaluate("() => window.tones") >= 4)
     assert stage.locator(".s-gap").count() == 2 and stage.locator(".s-gap.is-right").count() >= 1
     assert "right" in stage.locator(".s-gap.is-right").first.inner_text()
     check_fits(stage, stage_url, "reveal")
@@ -368,7 +369,7 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
     tones = stage.evaluate("window.tones")
     stage.route("**/stage/panel", running_out)
     stage.locator("[data-countdown-number]").filter(has_text=re.compile(r"^[34]$")).wait_for(timeout=5000)
-    stage.wait_for_function(f"window.tones > {tones}", timeout=5000)  # a tick in the last five seconds
+    wait_until(lambda: stage.evaluate("() => window.tones") > tones)  # a tick in the last five seconds
     stage.unroute("**/stage/panel", running_out)
     assert errors == []
 
