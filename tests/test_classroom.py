@@ -375,6 +375,30 @@ def test_self_paced_challenge(classroom, app, teacher):
     assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
 
 
+def test_homework_waits_without_showing_a_card_and_its_page_learns_when_it_opens(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="mass", count="4")
+    eve = classroom.join(code, "Eve")
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    waiting = eve.get(game_url).get_data(as_text=True)
+    assert "not open yet" in waiting and "Place card" not in waiting and 'name="card"' not in waiting
+    watched = re.search(r'data-watch="([^"]+)" data-version="([^"]+)"', waiting)
+    assert eve.get(watched[1], headers={"If-None-Match": f'"{watched[2]}"'}).status_code == 304
+    teacher.post(url + "/control", data={"action": "start"})
+    assert eve.get(watched[1], headers={"If-None-Match": f'"{watched[2]}"'}).status_code == 200  # the page reloads
+    assert "Place card" in eve.get(game_url).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("opened", [False, True])
+def test_the_live_rounds_answer_and_panel_send_a_homework_student_to_their_own_page(classroom, app, teacher, opened):
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="mass", count="4")
+    eve = classroom.join(code, "Eve")
+    if opened:
+        teacher.post(url + "/control", data={"action": "start"})
+    for response in (eve.post(f"/r/{code}/answer", data={"gap": "0"}), eve.get(f"/r/{code}/panel"),
+                     eve.post(f"/r/{code}/answer", data={"gap": "0"}, headers={"X-Live-Panel": "1"})):
+        assert response.status_code == 409 and "its own page" in response.get_data(as_text=True)
+
+
 def test_homework_closed_by_end_takes_no_more_moves(classroom, app, teacher):
     url, code = classroom.new_round(teacher, format="self_paced", characteristic="mass", count="4")
     eve = classroom.join(code, "Eve")

@@ -243,6 +243,7 @@ def student_panel(code):
     student = my_student(rnd)
     if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
+    played_elsewhere(rnd, student)
     rounds.settle(rnd)
     html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False))
     return conditional_html(html, rounds.seconds_left(rnd, student))
@@ -253,6 +254,8 @@ def answer(code):
     """Place the current card (or vote for your team's move): exactly once per turn."""
     rnd = find_round(code)
     student = my_student(rnd)
+    if student is not None and not student.removed:
+        played_elsewhere(rnd, student)
     form = PlaceForm()
     try:
         if form.gap.data is None:
@@ -266,6 +269,13 @@ def answer(code):
     if live_request():
         return answered_view(rnd, student)
     return redirect(url_for("classroom.student_round", code=rnd.code))
+
+
+def played_elsewhere(rnd, student):
+    """Refuse the live round's panel and answers to a student whose format plays on a page of its own (homework)."""
+    elsewhere = format_of(rnd).student_page(rnd, student)
+    if elsewhere:
+        raise AppError(409, f"This round is played on its own page: {url_for('classroom.student_round', code=rnd.code, _external=True)}")
 
 
 def live_request():

@@ -75,11 +75,14 @@ def api_version(game_id):
     A waiting player's page asks every few seconds and reloads when it changed; that a move was
     made is public, so no token is needed, and nothing else is read.
     """
-    current = db.session.scalar(select(Game.version).where(Game.id == game_id)) if len(game_id) <= 24 else None
-    if current is None:
+    row = db.session.execute(select(Game.version, Game.settings).where(Game.id == game_id)).one_or_none() \
+        if len(game_id) <= 24 else None
+    if row is None:
         raise AppError(404, "There is no game with that id. It may have been typed wrongly.")
-    response = jsonify({"version": current})
-    response.set_etag(str(current))
+    # A gated game (homework) also changes view when its gate opens or closes.
+    shown = store.view_version(db.session.get(Game, game_id)) if row.settings.get("gate") else str(row.version)
+    response = jsonify({"version": row.version})
+    response.set_etag(shown)
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 

@@ -116,13 +116,23 @@ def run_computer_players(kind, state, seats, seed, step=0):
     return state
 
 
+def closed(game):
+    """Return why the game takes no move now from its gate (a homework not open yet, or closed), or None."""
+    gate = current_app.extensions.get("move_gates", {}).get(game.settings.get("gate"))
+    return gate(game) if gate else None
+
+
+def view_version(game):
+    """Return what changes whenever a seat's view does: the game's version, and whether its gate is closed."""
+    return f"{game.version}-closed" if closed(game) else str(game.version)
+
+
 def act(game, seat, action):
     """Apply a seat's action and the computer players' replies; store the result or refuse it."""
     engine = GAMES[game.kind]
-    gate = current_app.extensions.get("move_gates", {}).get(game.settings.get("gate"))
-    closed = gate(game) if gate else None
-    if closed:
-        raise AppError(409, closed)
+    reason = closed(game)
+    if reason:
+        raise AppError(409, reason)
     try:
         state = engine.apply(game.state, seat, action)
     except IllegalAction as error:

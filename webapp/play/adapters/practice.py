@@ -102,6 +102,7 @@ class PracticeAdapter(SoloAdapter):
             "characteristic_key": key,
             "characteristic": CHARACTERISTICS.get(key, {"label": "Diet"}),
             "owner": 0 in held_seats(game),
+            "closed": store.closed(game), "view_version": store.view_version(game),
         }
 
     def face_up(self, observation):
