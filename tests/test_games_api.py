@@ -11,7 +11,7 @@ from webapp.play import store
 
 
 def create(client, seats=None, **extra):
-    body = {"deck": "dinosaurs", "characteristic": "mass", "hand_size": 4, "seed": 11,
+    body = {"deck": "dinosaurs", "characteristic": "mass", "hand_size": 4,
             "seats": seats or [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}], **extra}
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.get_json()
@@ -232,3 +232,24 @@ def test_stack_and_dinoblivion_are_played_through_the_same_api(app, client, game
         response = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json=body)
         assert response.status_code == 400 and response.get_json()["error"]
         assert stored_state(app, game_id) == before
+
+
+@pytest.mark.parametrize("second", [{"name": "Ben", "kind": "human"}, {"name": "Ben", "kind": "remote"}])
+def test_a_game_for_two_people_never_takes_its_deal_from_its_creator(client, second):
+    seats = [{"name": "Ada", "kind": "human"}, second]
+    refused = client.post("/api/games", json={"deck": "dinosaurs", "characteristic": "mass", "seed": 12345,
+                                              "seats": seats})
+    assert refused.status_code == 400 and "secret" in refused.get_json()["error"]
+    assert client.post("/api/games", json={"deck": "dinosaurs", "characteristic": "mass", "seed": 12345,
+                                           "seats": [{"name": "Ada"}, {"name": "Rex", "kind": "hard"}]}).status_code == 201
+
+
+def test_a_player_cannot_reproduce_another_seats_hand(app, client, monkeypatch):
+    """The server draws the seed from the operating system's secrets: the same request twice deals differently."""
+    monkeypatch.undo()  # the tests' seeded deal is lifted: this is the app's own randomness
+    hands = set()
+    for _ in range(3):
+        data = create(client)
+        with app.app_context():
+            hands.add(tuple(db.session.get(Game, data["id"]).state["hands"][1]))
+    assert len(hands) == 3

@@ -53,7 +53,7 @@ def test_a_game_survives_sigkill_in_the_middle(database):
     port = free_port()
     server = start_server(database, port)
     try:
-        game = call(port, "POST", "/api/games", {"deck": "dinosaurs", "characteristic": "mass", "seed": 9,
+        game = call(port, "POST", "/api/games", {"deck": "dinosaurs", "characteristic": "mass",
                                                  "seats": [{"name": "Ada"}, {"name": "Ben"}]})
         token = game["seats"][0]["token"]
         action = call(port, "GET", f"/api/games/{game['id']}/actions", token=token)["actions"][0]
@@ -79,7 +79,7 @@ def test_two_processes_serve_one_game_consistently(database):
     first = start_server(database, first_port)
     second = start_server(database, second_port)
     try:
-        game = call(first_port, "POST", "/api/games", {"deck": "animals", "characteristic": "lifespan", "seed": 4,
+        game = call(first_port, "POST", "/api/games", {"deck": "animals", "characteristic": "lifespan",
                                                        "seats": [{"name": "Ada"}, {"name": "Ben"}]})
         ada, ben = (seat["token"] for seat in game["seats"])
         move = call(second_port, "GET", f"/api/games/{game['id']}/actions", token=ada)["actions"][0]

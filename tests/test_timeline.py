@@ -112,7 +112,7 @@ def test_gap_needs_two_or_three_animals(client):
 
 
 def test_cards_of_a_round_are_only_its_face_up_cards(client):
-    created = client.post("/api/games", json={"deck": "dinosaurs", "characteristic": "length", "seed": 3,
+    created = client.post("/api/games", json={"deck": "dinosaurs", "characteristic": "length",
                                               "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
     token = created["seats"][0]["token"]
     observation = client.get(f"/api/games/{created['id']}", headers={"Authorization": f"Bearer {token}"}).get_json()

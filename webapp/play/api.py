@@ -45,6 +45,9 @@ def parse_seats(raw):
     return seats
 
 
+PERSON_KINDS = ("human", "remote")
+
+
 @bp.post("/api/games")
 @csrf.exempt  # API clients authenticate each seat with its token, not a cookie.
 def api_create():
@@ -55,7 +58,12 @@ def api_create():
         raise AppError(400, "'game' must be one of: " + ", ".join(API_GAMES) + ".")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31):
         raise AppError(400, "'seed' must be a whole number from 0 to 2147483647.")
-    game, tokens = ADAPTERS[kind].api_start(data, parse_seats(data.get("seats")), seed)
+    seats = parse_seats(data.get("seats"))
+    if seed is not None and sum(seat["kind"] in PERSON_KINDS for seat in seats) > 1:
+        # Engines are public and a seed fixes the deal: its creator could work out the other players' hands.
+        raise AppError(400, "A 'seed' is taken only for a game with one person in it: with two or more, the deal "
+                            "must be a secret from everyone.")
+    game, tokens = ADAPTERS[kind].api_start(data, seats, seed)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], **({"token": tokens[i]} if i in tokens else {})}
              for i, s in enumerate(game.seats)]
     return {"id": game.id, "game": game.kind, "seats": seats, "observation": store.observe(game, None)}, 201
