@@ -205,3 +205,92 @@ def test_dinoblivion_never_shows_hands_decks_the_jungle_or_egg_values(app, mode,
                 assert "worth" not in html  # no face-down egg value
         if not random_move(app, game_id, rng):
             break
+
+
+# ---------------------------------------------------------------------------------------------------
+# Indistinguishable: give a face-down card another value (its stored value and its card's period both move),
+# and every page, fragment and JSON answer a viewer gets stays the same, byte for byte: no colour, class, title
+# or size derived from the value. Sorted by period, the strongest case: a period's colour is on every card.
+
+TOKENS = re.compile(r'(name="csrf_token"[^>]*value="|<meta name="csrf-token" content=")[^"]*')
+
+
+def scrub(text):
+    """Return a page without its CSRF tokens, which are signed anew at every request."""
+    return TOKENS.sub(r"\1", text)
+
+
+def moved_to_another_period(app, model, row_id, card):
+    """Give `card` another period in the stored game or round and in the card database."""
+    from webapp.models import Card, Period
+
+    with app.app_context():
+        row = db.session.get(model, row_id)
+        state = json.loads(json.dumps(row.state))
+        values = state["values"]
+        other = next(p for p in db.session.scalars(db.select(Period).order_by(Period.position))
+                     if p.position != values[card])
+        values[card] = other.position
+        row.state = state
+        db.session.scalar(db.select(Card).where(Card.slug == card)).first_period = other.name
+        db.session.commit()
+
+
+def fetched(requests):
+    """Return what each (client, url, headers) answers, its CSRF tokens left out."""
+    return [scrub(client.get(url, headers=headers or {}).get_data(as_text=True)) for client, url, headers in requests]
+
+
+def assert_indistinguishable(app, requests, model, row_id, card):
+    before = fetched(requests)
+    moved_to_another_period(app, model, row_id, card)
+    for url_and_body in zip([url for _, url, _ in requests], before, fetched(requests), strict=True):
+        url, was, now = url_and_body
+        assert was == now, f"{url} changed with a face-down card's period"
+
+
+@pytest.mark.parametrize("whose", ["own hand", "other hand", "deck"])
+def test_a_cardline_seat_cannot_tell_a_face_down_cards_period(app, whose):
+    seats = [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}]
+    with app.app_context():
+        game, tokens = start_cardline("dinosaurs", "period", 3, seats, "table")
+        game_id, state = game.id, game.state
+    card = {"own hand": state["hands"][0][0], "other hand": state["hands"][1][0], "deck": state["deck"][0]}[whose]
+    ada = browser_of(app, game_id, 0, tokens[0])
+    requests = [(ada, f"/play/cardline/{game_id}?seat=0", None),
+                (ada, f"/api/games/{game_id}", {"Authorization": f"Bearer {tokens[0]}"}),
+                (ada, f"/api/games/{game_id}/actions", {"Authorization": f"Bearer {tokens[0]}"})]
+    assert_indistinguishable(app, requests, Game, game_id, card)
+
+
+def test_a_practice_card_waiting_to_be_placed_shows_nothing_of_its_period(app, client):
+    from webapp.play.adapters.practice import start_practice
+
+    with app.app_context():
+        game, tokens = start_practice("dinosaurs", "period", 5, "line")
+        game_id, card = game.id, store.observe(game, 0)["current"]
+    player = browser_of(app, game_id, 0, tokens[0])
+    assert_indistinguishable(app, [(player, f"/play/practice/{game_id}", None)], Game, game_id, card)
+
+
+@pytest.mark.parametrize("round_format", ["class_line", "team"])
+def test_a_class_cannot_tell_a_face_down_cards_period_on_any_screen(classroom, app, teacher, round_format):
+    from webapp.models import Round
+
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format=round_format, characteristic="period",
+                                                   turn_seconds="0", count="4", hand_size="3", teams="2")
+    rnd = classroom.round(url)
+    obs = classroom_observation(app, rnd, team=0)
+    card = obs["hand"][0] if round_format == "team" else obs["current"]
+    requests = [(student, f"/r/{code}{page}", None) for student in (ada, ben) for page in ("", "/panel")]
+    requests += [(teacher, url, None), (teacher, url + "/panel", None), (teacher, url + "/stage", None),
+                 (teacher, url + "/stage/panel", None)]
+    assert_indistinguishable(app, requests, Round, rnd.id, card)
+
+
+def classroom_observation(app, rnd, team=None):
+    """Return what a team (or the class) sees of a round, as its format gives it."""
+    from webapp.classroom.formats import format_of
+
+    with app.app_context():
+        return format_of(rnd).observe(rnd, team)
