@@ -111,6 +111,9 @@ class RoundMachine(RuleBasedStateMachine):
             assert str(refused)
         else:
             assert action in offered, action
+            if action == "end" and self.round.rules.open(self.round) and self.round.status != "lobby":
+                # Ending the round never drops an answer already given: each is judged.
+                assert set(change.judged) == {vote.student_id for vote in self.votes}, "an answer was dropped at the end"
             self.apply(change)
         self.settle()
 

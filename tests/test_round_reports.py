@@ -8,7 +8,7 @@ from markupsafe import escape
 
 from webapp.extensions import db
 from webapp.filters import format_mass
-from webapp.games import cardline
+from webapp.games import cardline, classline
 from webapp.models import Card, Student
 
 
@@ -96,7 +96,9 @@ def test_a_finished_live_quiz_reports_each_question(classroom, app, teacher):
     assert (f"<td>{escape(first['prompt'])}</td><td>3</td><td>1 of 3</td>"
             f"<td>{escape(first['options'][wrong]['text'])} (2 students)</td>") in page
     second = classroom.round(url).state["questions"][1]
-    assert f"<td>{escape(second['prompt'])}</td><td>1</td><td>not revealed</td><td>–</td>" in page
+    ada_right = [option["id"] for option in second["options"]].index(second["answer"]) == 0
+    # Ending the round judged the answer already given to the second question: it counts.
+    assert f"<td>{escape(second['prompt'])}</td><td>1</td><td>{int(ada_right)} of 1</td>" in page
 
 
 def test_homework_scores_are_whole_numbers_when_someone_has_not_finished(classroom, app, teacher):
@@ -127,3 +129,26 @@ def test_the_dashboard_counts_students_still_in_the_round_and_writes_plurals(cla
     dashboard = teacher.get("/teach/").get_data(as_text=True)
     assert f"<td>{code}</td><td>2</td>" in dashboard
     assert "(1 card)" in dashboard and "(1 cards)" not in dashboard
+
+
+def test_ending_mid_card_counts_the_answers_given_and_shows_the_class_vote(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="0")
+    right = classline.right_gaps(classroom.round(url).state)[0]
+    ada.post(f"/r/{code}/answer", data={"gap": str(right)})
+    ben.post(f"/r/{code}/answer", data={"gap": str(right)})
+    teacher.post(url + "/control", data={"action": "next"})  # the card was revealed when both answered
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})  # the second card: one answer in, then the teacher ends
+    teacher.post(url + "/control", data={"action": "end"})
+    page = teacher.get(url).get_data(as_text=True)
+    assert re.search(r"<td>Ada</td><td>\d</td>\s*<td>\d+% of 2</td>", page)  # both her answers were judged
+    assert page.count("<strong>1</strong> vote</li>") == 1  # the class's vote on the last card, still shown at the end
+    csv = teacher.get(url + "/results.csv").get_data(as_text=True).splitlines()
+    assert all(line.split(",")[6] in ("True", "False") for line in csv[1:])  # every answer judged
+
+
+def test_skipping_a_card_with_answers_asks_first_and_says_how_many(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="0")
+    assert "will not count" not in teacher.get(url + "/panel").get_data(as_text=True)
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert 'data-confirm="Skip this card? The 1 answer given to it will not count."' in panel

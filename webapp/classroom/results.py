@@ -28,6 +28,12 @@ def answer_rows(rnd):
     return frame
 
 
+def gaps_on_turn(rnd, turn):
+    """Return the gaps (or bins, or options) the answers to one turn chose, first given first."""
+    return list(db.session.scalars(select(Answer.gap).where(Answer.round_id == rnd.id, Answer.turn == turn)
+                                   .order_by(Answer.id)))
+
+
 def card_names(slugs):
     """Return {slug: common name} of the cards named."""
     return dict(db.session.execute(select(Card.slug, Card.common_name).where(Card.slug.in_(set(slugs)))).all())

@@ -22,7 +22,7 @@ def teacher_view(rnd):
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
                "periods": {p.position: p for p in all_periods()},
                "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],
-               "full_page": False}
+               "full_page": False, "answered": 0}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
     return context
 

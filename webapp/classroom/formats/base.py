@@ -57,6 +57,10 @@ class RoundFormat(ABC):
         """Return the template of this format's part of a viewer's screen (teacher, student, stage, results)."""
         return f"{PARTIALS[viewer]}/{self.name}.html"
 
+    def confirm(self, action, answered):
+        """Return the question a control asks before it acts (None: it acts at once)."""
+        return "End this round for everyone? Nobody can answer after that." if action == "end" else None
+
     def control_label(self, action):
         """Return a control's words on this format's round page."""
         return self.control_words.get(action, CONTROL_LABELS[action])
@@ -211,14 +215,21 @@ class WholeClass(Answered):
 
     def teacher_context(self, rnd, students, turn_answers):
         obs = self.observe(rnd)
-        revealed = obs["phase"] == "revealed"
-        context = {"obs": obs, "answered": 0 if revealed else len(turn_answers),
-                   "votes": dict(Counter(a.gap for a in turn_answers)) if revealed else {},
+        answering, last = obs["phase"] == "answering", obs["last_reveal"]
+        # After a reveal, and still once the round is over, the votes shown are those given to the item revealed.
+        shown = [] if answering or not last else [a.gap for a in turn_answers] if last["turn"] == obs["turn"] \
+            else results.gaps_on_turn(rnd, last["turn"])
+        context = {"obs": obs, "answered": len(turn_answers) if answering else 0, "votes": dict(Counter(shown)),
                    "cards": cards_by_slug(names_in(obs))}
         board = rnd.settings.get("leaderboard", "every")
         if board == "every" or (board == "end" and rnd.status == "finished"):
             context["leaderboard"] = results.leaderboard(rnd)
         return context
+
+    def confirm(self, action, answered):
+        if action == "skip" and answered:
+            return f"Skip this card? The {plural(answered, 'answer')} given to it will not count."
+        return super().confirm(action, answered)
 
     def student_context(self, rnd, student, answers, obs):
         last = obs.get("last_reveal")

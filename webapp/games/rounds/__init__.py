@@ -93,7 +93,8 @@ def control(rnd, action, students, votes, now):
     if action in ("lock", "unlock"):
         return Change(replace(rnd, settings={**rnd.settings, "locked": action == "lock"}))
     if action == "end":
-        return Change(replace(rnd, status="finished", state=rnd.rules.end(rnd.state)))
+        change = rnd.rules.ended(rnd, votes)
+        return replace(change, round=replace(change.round, status="finished"))
     return _moved_on(rnd, rnd.rules.turn_control(rnd, action, students, votes), now)
 
 

@@ -54,9 +54,13 @@ class Rules:
         """Say whether the round's game has ended."""
         return self.engine.is_over(state)
 
-    def end(self, state):
-        """Return the state once the teacher ends the round."""
-        return state
+    def ended(self, rnd, votes):
+        """Return the change when the teacher ends the round: the answers already given to this turn are judged."""
+        return Change(rnd, self.judged(rnd, votes) if votes and self.open(rnd) else {})
+
+    def judged(self, rnd, votes):
+        """Return whether each vote of this turn is right, without moving the round on."""
+        return {}
 
     def answering(self, rnd, students):
         """Return who is expected to answer this turn."""
@@ -86,8 +90,9 @@ class SharedItemRules(Rules):
     def turn(self, state):
         return self.engine.observation(state)["turn"]
 
-    def end(self, state):
-        return self.engine.end(state)
+    def ended(self, rnd, votes):
+        change = self.reveal(rnd, votes) if votes and self.open(rnd) else Change(rnd)
+        return replace(change, round=replace(change.round, state=self.engine.end(change.round.state)))
 
     def check_answer(self, rnd, student, students, gap, card):
         refusing(self.engine.check_answer, rnd.state, gap)
