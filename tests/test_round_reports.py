@@ -147,7 +147,7 @@ def test_ending_mid_card_counts_the_answers_given_and_shows_the_class_vote(class
 
 
 def test_skipping_a_card_with_answers_asks_first_and_says_how_many(classroom, app, teacher):
-    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="0")
+    url, code, (ada, _ben) = classroom.play_started(teacher, ("Ada", "Ben"), turn_seconds="0")
     assert "will not count" not in teacher.get(url + "/panel").get_data(as_text=True)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     panel = teacher.get(url + "/panel").get_data(as_text=True)
