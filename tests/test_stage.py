@@ -385,3 +385,32 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
     stage.keyboard.press("p")
     stage.locator(".s-paused").wait_for(state="detached", timeout=5000)
     assert [error for error in errors if "status of 400" not in error] == []  # only the refused token
+
+
+def test_one_ranking_rule_on_every_screen_a_tie_shares_a_place_and_the_next_skips(classroom, app, teacher):
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben", "Cy", "Dee"), count="3", turn_seconds="0")
+    ada, ben, cy, dee = students
+    for card in range(2):
+        state = classroom.round(url).state
+        first, last = classline.right_gaps(state)
+        right, wrong = first, 0 if first else len(state["line"])
+        assert not first <= wrong <= last
+        for student, gap in ((ada, right), (ben, right), (cy, right if card == 0 else wrong), (dee, wrong)):
+            student.post(f"/r/{code}/answer", data={"gap": str(gap)})
+        if card == 0:
+            teacher.post(url + "/control", data={"action": "next"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.findall(r'<li value="(\d)"><strong>(\w+)</strong>', panel) == [
+        ("1", "Ada"), ("1", "Ben"), ("3", "Cy"), ("4", "Dee")]
+    assert "number 1 of 4" in ben.get(f"/r/{code}").get_data(as_text=True)
+    assert "number 3 of 4" in cy.get(f"/r/{code}").get_data(as_text=True)
+    assert re.findall(r'<li value="(\d)"><strong>(\w+)</strong>', ada.get(f"/r/{code}/panel").get_data(as_text=True)) == [
+        ("1", "Ada"), ("1", "Ben"), ("3", "Cy")]
+    late = classroom.join(code, "Eve")  # a late joiner is counted on everyone's phone at once
+    assert "number 1 of 5" in ben.get(f"/r/{code}/panel").get_data(as_text=True) and late
+    teacher.post(url + "/control", data={"action": "end"})
+    html = teacher.get(stage_of(url)).get_data(as_text=True)
+    podium = re.findall(r'<span class="s-step-who">(.*?)</span>\s*<span class="s-step-block"><span class="s-step-place">(\w+)',
+                        html, re.DOTALL)
+    assert [place for _, place in podium] == ["1st", "3rd"]
+    assert "Ada" in podium[0][0] and "Ben" in podium[0][0] and "Cy" in podium[1][0]

@@ -96,7 +96,18 @@ def leaderboard(rnd):
         board.append({"nickname": student.nickname, "points": right, "answered": judged,
                       "accuracy": right / judged if judged else None,
                       "average_seconds": float(row.seconds) if row and row.seconds is not None else None})
-    return sorted(board, key=lambda entry: (-entry["points"], entry["nickname"].casefold()))
+    return with_places(sorted(board, key=lambda entry: (-entry["points"], entry["nickname"].casefold())))
+
+
+def place_of(points, all_points):
+    """Return the place of `points` among everyone's: one more than how many scored more (a tie shares it: 1, 1, 3)."""
+    return 1 + sum(1 for other in all_points if other > points)
+
+
+def with_places(rows):
+    """Return rows ranked best first, each with its "place" by place_of, the one ranking rule of every screen."""
+    every = [row["points"] for row in rows]
+    return [{**row, "place": place_of(row["points"], every)} for row in rows]
 
 
 def top_students(rnd, limit=5):
@@ -110,7 +121,7 @@ def top_students(rnd, limit=5):
         select(Student.nickname, points).join(Answer, Answer.student_id == Student.id)
         .where(Student.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
         .group_by(Student.id, Student.nickname).order_by(points.desc(), Student.nickname).limit(limit))
-    return [{"nickname": nickname, "points": int(score)} for nickname, score in rows]
+    return with_places([{"nickname": nickname, "points": int(score)} for nickname, score in rows])
 
 
 def scores(rnd):

@@ -127,6 +127,8 @@ def join_round(rnd, nickname):
         db.session.rollback()
         raise AppError(409, "Someone in this round already has that nickname: choose another.") from error
     tokens = fmt.joined(rnd, student)
+    if rnd.status != "lobby":
+        flag_modified(rnd, "settings")  # a new round version: every student's "number 2 of N" counts the newcomer
     db.session.commit()
     return rnd, student, token, tokens
 

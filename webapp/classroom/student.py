@@ -125,7 +125,7 @@ def my_standing(answers, shared):
     """Return the student's points, and their rank among the class where the teacher shows rankings."""
     points = sum(1 for correct in answers.values() if correct)
     scores = shared["scores"]
-    rank = 1 + sum(1 for other in scores if other > points) if scores is not None else None
+    rank = results.place_of(points, scores) if scores is not None else None
     return {"points": points, "rank": rank, "of": shared["class_size"]}
 
 

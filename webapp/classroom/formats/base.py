@@ -285,17 +285,17 @@ def line_layout(count, gaps=False):
 
 
 def podium(rows, score, places=PODIUM_PLACES):
-    """Return the podium's steps [(place, [rows])]: ranked rows grouped by equal `score`, the best `places` scores.
+    """Return the podium's steps [(place, [rows])]: ranked rows grouped by equal `score`, those placed `places` or better.
 
-    A tie in a ranking shares a place, and the next score takes the next step (five tied first leave room for a
-    second).
+    Places follow the one ranking rule (results.place_of): a tie shares a place and the next place skips, so two
+    students tied first are followed by a third.
     """
     steps = []
-    for row in rows:
+    for index, row in enumerate(rows):
         if steps and score(steps[-1][1][0]) == score(row):
             steps[-1][1].append(row)
-        elif len(steps) < places:
-            steps.append((len(steps) + 1, [row]))
+        elif index + 1 <= places:
+            steps.append((index + 1, [row]))
         else:
             break
     return steps
