@@ -166,6 +166,21 @@ def test_one_at_a_time_round_ends_with_a_review_linking_every_card(games, app, c
         assert f'href="/cards/{card}"' in html
 
 
+@pytest.mark.parametrize("mode", ["line", "bins"])
+def test_an_answer_from_a_stale_tab_is_refused_and_the_fresh_card_shown(games, app, client, mode):
+    url = games.practice(client, **({"characteristic": "diet"} if mode == "bins" else {}))
+    shown = re.search(r'name="card" value="([^"]+)"', client.get(url).get_data(as_text=True))[1]
+    answer = {"gap": "0"} if mode == "line" else {"diet": "herbivore"}
+    assert client.post(url + "/answer", data={**answer, "card": shown}).status_code == 302  # the first tab answers
+    before = games.state(url)
+    stale = client.post(url + "/answer", data={**answer, "card": shown})  # the second tab still shows that card
+    page = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "placed already" in page
+    assert games.state(url) == before  # nothing moved: not the next card, not the score
+    fresh = re.search(r'name="card" value="([^"]+)"', page)[1]
+    assert fresh != shown and fresh == before["cards"][before["next"]]
+
+
 def test_page_shows_no_value_of_the_card_to_place(games, app, client, shows_card):
     url = games.practice(client)
     state = games.state(url)

@@ -4,6 +4,8 @@ the lobby, the timer switched off and on, a locked room, team feedback."""
 import re
 from datetime import timedelta
 
+import pytest
+
 from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.games import classbins, classline
@@ -184,3 +186,16 @@ def test_the_diet_sort_engine_judges_by_the_cards_diet():
         assert classbins.BINS[first] == state["values"][classbins.current_card(state)]
         state = classbins.apply(classbins.apply(state, {"type": "reveal"}), {"type": "next"})
     assert classbins.is_over(state)
+
+
+@pytest.mark.parametrize("round_format", ["class_line", "class_diet"])
+def test_an_answer_for_a_card_the_class_has_moved_on_from_is_refused(classroom, app, teacher, round_format):
+    url, code, (ada, _ben) = classroom.play_started(teacher, ("Ada", "Ben"), format=round_format, turn_seconds="0")
+    old_card = re.search(r'name="card" value="([^"]+)"', ada.get(f"/r/{code}").get_data(as_text=True))[1]
+    teacher.post(url + "/control", data={"action": "skip"})
+    stale = ada.post(f"/r/{code}/answer", data={"gap": "0", "card": old_card})  # a tab still showing the first card
+    assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Answer).count() == 0
+    fresh = re.search(r'name="card" value="([^"]+)"', ada.get(f"/r/{code}").get_data(as_text=True))[1]
+    assert fresh != old_card and ada.post(f"/r/{code}/answer", data={"gap": "0", "card": fresh}).status_code == 302

@@ -111,7 +111,8 @@ class RoundMachine(RuleBasedStateMachine):
             assert str(refused)
         else:
             assert action in offered, action
-            if action == "end" and self.round.rules.open(self.round) and self.round.status != "lobby":
+            judges = self.round.rules.whole_class or self.round.rules.teams  # homework's answers are its games'
+            if action == "end" and judges and self.round.rules.open(self.round) and self.round.status != "lobby":
                 # Ending the round never drops an answer already given: each is judged.
                 assert set(change.judged) == {vote.student_id for vote in self.votes}, "an answer was dropped at the end"
             self.apply(change)

@@ -58,6 +58,7 @@ class AnswerForm(FlaskForm):
 
     gap = IntegerField("Place", validators=[Optional()])
     diet = StringField("Bin", validators=[Optional(), Length(max=20)])
+    card = StringField("Card", validators=[Optional(), Length(max=80)])  # the card the page showed
 
 
 COLOUR_CHOICES = [("blue", "Blue ●"), ("orange", "Orange ▲"), ("purple", "Purple ◆"), ("green", "Green ■")]

@@ -95,6 +95,10 @@ class SharedItemRules(Rules):
         return replace(change, round=replace(change.round, state=self.engine.end(change.round.state)))
 
     def check_answer(self, rnd, student, students, gap, card):
+        if card is not None and card != self.engine.observation(rnd.state)["current"]:
+            # A second tab, or a page from before the last reveal, answering an item the class has moved on from.
+            raise Refused("That is not the card (or question) being answered now: the class has moved on. "
+                          "Here is the one to answer.")
         refusing(self.engine.check_answer, rnd.state, gap)
 
     def why_not(self, rnd, action, students, votes):

@@ -72,6 +72,10 @@ class PracticeAdapter(SoloAdapter):
     def action(self, game, seat, form):
         if not form.validate():
             raise AppError(400, "That answer could not be read.")
+        shown, current = form.card.data, store.observe(game, seat).get("current")
+        if shown and shown != current:
+            # A second tab, or Back, answering a card already placed: never apply it to the card after it.
+            raise AppError(409, "That card has been placed already (in another tab?). Here is the card to place now.")
         mode = game.mode
         if mode in ("line", "endless"):
             if form.gap.data is None:
