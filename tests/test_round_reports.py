@@ -140,7 +140,7 @@ def test_ending_mid_card_counts_the_answers_given_and_shows_the_class_vote(class
     ada.post(f"/r/{code}/answer", data={"gap": "0"})  # the second card: one answer in, then the teacher ends
     teacher.post(url + "/control", data={"action": "end"})
     page = teacher.get(url).get_data(as_text=True)
-    assert re.search(r"<td>Ada</td><td>\d</td>\s*<td>\d+% of 2</td>", page)  # both her answers were judged
+    assert re.search(r"<td>Ada</td><td>(\d)</td>\s*<td>\d+% \(\1 of 2\)</td>", page)  # both her answers were judged
     assert page.count("<strong>1</strong> vote</li>") == 1  # the class's vote on the last card, still shown at the end
     csv = teacher.get(url + "/results.csv").get_data(as_text=True).splitlines()
     assert all(line.split(",")[6] in ("True", "False") for line in csv[1:])  # every answer judged
@@ -152,3 +152,21 @@ def test_skipping_a_card_with_answers_asks_first_and_says_how_many(classroom, ap
     ada.post(f"/r/{code}/answer", data={"gap": "0"})
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert 'data-confirm="Skip this card? The 1 answer given to it will not count."' in panel
+
+
+def test_a_question_a_student_let_pass_counts_against_their_accuracy(classroom, app, teacher):
+    url, code = classroom.live_quiz(teacher)
+    ada, ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
+    teacher.post(url + "/control", data={"action": "start"})
+    for turn in range(2):
+        question = classroom.round(url).state["questions"][turn]
+        right = [option["id"] for option in question["options"]].index(question["answer"])
+        ben.post(f"/r/{code}/answer", data={"gap": str(right)})
+        if turn == 0:
+            ada.post(f"/r/{code}/answer", data={"gap": str(right)})
+        teacher.post(url + "/control", data={"action": "reveal"})
+        teacher.post(url + "/control", data={"action": "next"})
+    teacher.post(url + "/control", data={"action": "end"})
+    page = teacher.get(url).get_data(as_text=True)
+    assert "<td>Ada</td><td>1</td>\n    <td>50% (1 of 2)</td>" in page
+    assert "<td>Ben</td><td>2</td>\n    <td>100% (2 of 2)</td>" in page

@@ -82,8 +82,12 @@ def self_paced_frame(rnd):
     return frame.astype({"score": "Int64", "out_of": "Int64", "best_streak": "Int64"})
 
 
-def leaderboard(rnd):
-    """Return students ranked by points (right answers), with accuracy and speed kept apart."""
+def leaderboard(rnd, asked=None):
+    """Return students ranked by points (right answers), with accuracy and speed kept apart.
+
+    Accuracy is out of `asked` (the items the class was asked and shown the answer to), so an item a student let
+    pass counts against it; without `asked`, out of the student's own judged answers (a team's votes).
+    """
     totals = {row.student_id: row for row in db.session.execute(
         select(Answer.student_id, func.count(Answer.correct).label("judged"),
                func.sum(case((Answer.correct.is_(True), 1), else_=0)).label("right"),
@@ -93,8 +97,9 @@ def leaderboard(rnd):
     for student in active_students(rnd):
         row = totals.get(student.id)
         judged, right = (row.judged, int(row.right or 0)) if row else (0, 0)
-        board.append({"nickname": student.nickname, "points": right, "answered": judged,
-                      "accuracy": right / judged if judged else None,
+        out_of = asked if asked is not None else judged
+        board.append({"nickname": student.nickname, "team": student.team, "points": right, "answered": judged,
+                      "out_of": out_of, "accuracy": right / out_of if out_of else None,
                       "average_seconds": float(row.seconds) if row and row.seconds is not None else None})
     return with_places(sorted(board, key=lambda entry: (-entry["points"], entry["nickname"].casefold())))
 

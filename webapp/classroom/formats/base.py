@@ -165,7 +165,11 @@ class Answered(RoundFormat):
         return f"{PARTIALS['results']}/cards.html" if viewer == "results" else super().partial(viewer)
 
     def results_context(self, rnd):
-        return {"board": results.leaderboard(rnd), "card_report": self.report(rnd)}
+        return {"board": results.leaderboard(rnd, self.asked_count(rnd)), "card_report": self.report(rnd)}
+
+    def asked_count(self, rnd):
+        """Return how many items the class was asked and shown the answer to (None: count each one's own answers)."""
+        return None
 
     def report(self, rnd):
         """Return per card: how many got it right, and where most wrong answers put it, hardest first."""
@@ -238,6 +242,9 @@ class WholeClass(Answered):
 
     def stage_context(self, rnd, context):
         return {"most_votes": max(context.get("votes", {}).values(), default=0)}
+
+    def asked_count(self, rnd):
+        return sum(1 for record in self.observe(rnd)["reveals"] if not record.get("skipped"))
 
     def ending(self, rnd, context):
         board = [row for row in context.get("leaderboard") or [] if row["points"] > 0]
