@@ -170,3 +170,13 @@ def test_a_question_a_student_let_pass_counts_against_their_accuracy(classroom, 
     page = teacher.get(url).get_data(as_text=True)
     assert "<td>Ada</td><td>1</td>\n    <td>50% (1 of 2)</td>" in page
     assert "<td>Ben</td><td>2</td>\n    <td>100% (2 of 2)</td>" in page
+
+
+def test_a_team_round_reports_its_teams_and_each_members_votes(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
+                                                   turn_seconds="0")
+    teacher.post(url + "/control", data={"action": "end"})
+    page = teacher.get(url).get_data(as_text=True)
+    assert "<h3>Teams</h3>" in page and "<td>Team 1</td><td>Ada</td><td>2</td>" in page
+    assert "<td>Team 2</td><td>Ben</td><td>2</td>" in page
+    assert re.search(r"<td>Ben</td><td>Team 2</td>\s*<td>0</td><td>0</td>", page)

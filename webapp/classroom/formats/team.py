@@ -5,7 +5,7 @@ from typing import ClassVar
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_layout, names_in, plural, podium
-from webapp.classroom.roster import captain
+from webapp.classroom.roster import active_students, captain
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
 
@@ -70,6 +70,18 @@ class TeamRound(Answered):
                            for place, group in steps],
                 "note": "" if context.get("outcome") else "Ranked by the cards each team has left, fewest first.",
                 "no_podium": "", **self.hardest_part(rnd, obs)}
+
+    def partial(self, viewer):
+        return "classroom/teacher/results/team.html" if viewer == "results" else super().partial(viewer)
+
+    def results_context(self, rnd):
+        members = {}
+        for student in active_students(rnd):
+            members.setdefault(student.team, []).append(student.nickname)
+        players = self.observe(rnd)["players"]
+        teams = sorted(({**p, "members": members.get(p["seat"], [])} for p in players),
+                       key=lambda p: (p["status"] != "won", p["hand_size"], p["seat"]))
+        return {**super().results_context(rnd), "teams": teams}
 
     def team_names(self, rnd):
         return {player["seat"]: player["name"] for player in self.observe(rnd)["players"]}
