@@ -173,7 +173,7 @@ def test_a_question_a_student_let_pass_counts_against_their_accuracy(classroom, 
 
 
 def test_a_team_round_reports_its_teams_and_each_members_votes(classroom, app, teacher):
-    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
+    url, _code, _students = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
                                                    turn_seconds="0")
     teacher.post(url + "/control", data={"action": "end"})
     page = teacher.get(url).get_data(as_text=True)

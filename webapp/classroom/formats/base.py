@@ -169,7 +169,7 @@ class Answered(RoundFormat):
 
     def asked_count(self, rnd):
         """Return how many items the class was asked and shown the answer to (None: count each one's own answers)."""
-        return None
+        return
 
     def report(self, rnd):
         """Return per card: how many got it right, and where most wrong answers put it, hardest first."""
