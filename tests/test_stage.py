@@ -414,3 +414,17 @@ def test_one_ranking_rule_on_every_screen_a_tie_shares_a_place_and_the_next_skip
                         html, re.DOTALL)
     assert [place for _, place in podium] == ["1st", "3rd"]
     assert "Ada" in podium[0][0] and "Ben" in podium[0][0] and "Cy" in podium[1][0]
+
+
+@pytest.mark.parametrize(("shown", "names", "scores"), [("scores", True, True), ("names", True, False),
+                                                       ("count", False, False)])
+def test_the_teacher_chooses_what_the_homework_stage_shows_of_each_child(classroom, teacher, shown, names, scores):
+    url, code = classroom.new_round(teacher, format="self_paced", count="4", stage_names=shown)
+    eve = classroom.join(code, "Eve")
+    teacher.post(url + "/control", data={"action": "start"})
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    for _ in range(4):
+        eve.post(game_url + "/answer", data={"gap": "0"})
+    stage = teacher.get(panel_of(url)).get_data(as_text=True)
+    assert "<strong>1</strong> of 1 finished" in stage
+    assert ("Eve" in stage) == names and ("of 4" in stage) == scores

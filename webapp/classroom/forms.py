@@ -39,6 +39,9 @@ class NewRoundForm(DeckForm):
         InputRequired(), NumberRange(min=0, max=600, message="Use 0 (no timer) to 600 seconds.")])
     leaderboard = SelectField("Show the leaderboard", choices=options([
         ("every", "After every card"), ("end", "Only at the end"), ("never", "Never")]))
+    stage_names = SelectField("On the stage during homework", default="scores", choices=options([
+        ("scores", "Each student's name and score"), ("names", "Names only: who has finished"),
+        ("count", "Only how many have finished (no names)")]))
     teams = IntegerField("Teams (team Cardline)", default=4, validators=[
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
@@ -63,7 +66,8 @@ class NewRoundForm(DeckForm):
                 "period": self.period.data or None, "group": self.group.data or None, "diet": self.diet.data or None,
                 "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
                 "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
-                "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data}
+                "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data,
+                "stage_names": self.stage_names.data}
 
 
 class TeacherCardSetForm(FlaskForm):
