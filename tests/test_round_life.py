@@ -24,8 +24,10 @@ def test_extra_time_no_longer_stops_the_timed_reveal(classroom, app, teacher):
     teacher.post(f"{url}/students/{student_id(app, 'Ada')}", data={"action": "extra_time", "value": "15"})
     ben.post(f"/r/{code}/answer", data={"gap": "0"})
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=20))
-    teacher.get(url + "/panel")
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert classroom.round(url).state["phase"] == "answering"  # Ada's extra time still runs
+    assert "extra time: Ada still answering" in panel  # the clock says 0, and the page says why it waits
+    assert "⏱ Extra time: 1 still answering" in teacher.get(url + "/stage/panel").get_data(as_text=True)
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=26))
     teacher.get(url + "/panel")
     assert classroom.round(url).state["phase"] == "revealed"

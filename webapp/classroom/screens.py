@@ -10,7 +10,7 @@ from markupsafe import Markup
 from webapp.cards.queries import all_periods
 from webapp.classroom import rounds
 from webapp.classroom.formats import format_of
-from webapp.classroom.roster import active_students
+from webapp.classroom.roster import active_students, as_student
 
 
 def teacher_view(rnd):
@@ -24,7 +24,17 @@ def teacher_view(rnd):
                "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],
                "full_page": False, "answered": 0}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
+    context["on_extra_time"] = on_extra_time(rnd, students, turn_answers, context["seconds_left"])
     return context
+
+
+def on_extra_time(rnd, students, turn_answers, seconds_left):
+    """Return the students still answering on their extra time once the turn's own time is over (else none)."""
+    if seconds_left != 0 or not rounds.answering(rnd):
+        return []
+    done = {answer.student_id for answer in turn_answers}
+    expected = {s.id for s in format_of(rnd).rules.answering(rounds.machine_round(rnd), [as_student(s) for s in students])}
+    return [s for s in students if s.extra_seconds and s.id in expected and s.id not in done]
 
 
 def join_url(rnd):
