@@ -259,8 +259,8 @@ def test_more_filters_stay_folded_until_one_is_in_use(client, query, opened):
 
 
 @pytest.mark.parametrize(("slug", "words"), [
-    ("stegosaurus", "a herbivore: it eats plants"),
-    ("baryonyx", "a carnivore: it eats other animals (more exactly a piscivore: it eats mostly fish)"),
+    ("stegosaurus", "a herbivore, an animal that eats plants"),
+    ("baryonyx", "a carnivore, an animal that eats other animals (more exactly a piscivore, an animal that eats mostly fish)"),
 ])
 def test_card_page_explains_diet_words(client, slug, words):
     html = client.get(f"/cards/{slug}").get_data(as_text=True)

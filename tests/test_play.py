@@ -76,7 +76,7 @@ def test_wrong_placement_says_where_the_card_belonged(games, app, client):
     name = client.get(f"/api/cards/{neighbour}").get_json()["common_name"]
     # Why, in one sentence: its value, where it belongs, the neighbour's value.
     said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", last_move))
-    assert "✘ wrong" in said and re.search(rf"It is .+\. It belongs (?:after|before) {re.escape(name)} \([^)]+\)\.", said), said
+    assert "✘ wrong" in said and re.search(rf"(?:It|Its) .+\. It belongs (?:after|before) {re.escape(name)} \([^)]+\)\.", said), said
 
 
 @pytest.mark.parametrize(("data", "status", "message"), [

@@ -1,6 +1,5 @@
 """Template helpers: units (metric or imperial), ages and numbers for people to read."""
 
-import math
 from urllib.parse import urlsplit
 
 from flask import g, request
@@ -12,28 +11,12 @@ from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.words import breakable, name_parts
 from webapp.games import words
 from webapp.games.pictures import picture, times
-from webapp.games.words import article
+from webapp.games.words import article, significant
 
 UNIT_SYSTEMS = ("metric", "imperial")
 FEET_PER_METRE = 1 / 0.3048
 POUNDS_PER_KG = 2.2046226218
 DAYS_PER_YEAR = 365.25
-
-
-def significant(value, digits=3):
-    """Round to `digits` significant figures and write with thousands separators.
-
-    >>> significant(12345.6)
-    '12,300'
-    >>> significant(0.04567)
-    '0.0457'
-    """
-    if value == 0:
-        return "0"
-    rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
-    if float(rounded).is_integer():
-        return f"{int(rounded):,}"
-    return f"{rounded:,.10f}".rstrip("0").rstrip(".")
 
 
 def format_length(metres, units="metric"):
@@ -202,6 +185,8 @@ def init_app(app):
         times=times,
         habitat_words=schema.HABITAT_WORDS.get,
         diet_words=schema.DIET_WORDS.get,
+        living=words.living,
+        size_sentence=lambda card, metres: words.size_sentence(card, format_length(metres, current_units())),
         article=article,
         drawing=drawing,
         breakable=breakable,

@@ -3,7 +3,8 @@
 Pure code: the reference values are rounded everyday figures, used only after the word "about".
 """
 
-import math
+
+from webapp.games.words import significant
 
 MASSES = [  # (kg, one, many)
     (0.005, "a sheet of paper", "sheets of paper"), (0.06, "an egg", "eggs"), (0.5, "a football", "footballs"),
@@ -31,10 +32,12 @@ def picture(value, kind):
 
 
 def times(larger, smaller):
-    """Return how many times one value holds another, in words: 'about 3 times', 'about 250 times'."""
+    """Return how many times one value holds another, in words, to two significant figures rounded half up.
+
+    >>> times(25, 10), times(30, 10), times(2500, 10), times(11, 10)
+    ('about 2.5 times', 'about 3 times', 'about 250 times', 'about the same as')
+    """
     ratio = larger / smaller
     if ratio < 1.15:
         return "about the same as"
-    if ratio < 2:
-        return f"about {ratio:.1f} times"
-    return f"about {round(ratio, 1 - math.floor(math.log10(ratio))):,.0f} times"
+    return f"about {significant(ratio, 2)} times"

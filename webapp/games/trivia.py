@@ -20,7 +20,7 @@ import random
 
 from cards_db import schema
 from webapp.games import pictures
-from webapp.games.words import article, joined, measure
+from webapp.games.words import article, joined, measure, tense
 
 KINDS = {
     "earlier": "Which lived earlier?",
@@ -93,7 +93,7 @@ def _compare(cards, rng, difficulty, field, verb, unit_text):
     a, b = _pair(known, rng, lambda x, y: _ratio_ok(x, y, field, difficulty))
     winner, loser = (a, b) if a[field] > b[field] else (b, a)
     word = "heavy" if field == "mass_kg" else "big"
-    return {"prompt": f"Which {verb}: {a['common_name']} or {b['common_name']}?",
+    return {"prompt": f"Which {tense([a, b], 'is', 'was')} {verb}: {a['common_name']} or {b['common_name']}?",
             "options": _options([a, b], rng), "answer": winner["slug"],
             "explanation": f"{winner['common_name']}: {unit_text(winner[field])}, "
                            f"{pictures.picture(winner[field], 'mass' if field == 'mass_kg' else 'length')}. "
@@ -186,8 +186,10 @@ def _diet(cards, rng, difficulty):
     options = [{"id": d, "text": d.capitalize()} for d in ("carnivore", "herbivore", "omnivore")]
     detail = f"; more exactly {article(card['diet_detail'])}, an animal that {schema.DIET_WORDS[card['diet_detail']]}" \
         if card.get("diet_detail") else ""
-    return {"prompt": f"What did {card['common_name']} eat?", "options": options, "answer": card["diet"],
-            "explanation": f"{card['common_name']} was {article(card['diet'])}, an animal that {schema.DIET_WORDS[card['diet']]}{detail}."}
+    return {"prompt": f"What {tense([card], 'does', 'did')} {card['common_name']} eat?", "options": options,
+            "answer": card["diet"],
+            "explanation": f"{card['common_name']} {tense([card], 'is', 'was')} {article(card['diet'])}, an animal that "
+                           f"{schema.DIET_WORDS[card['diet']]}{detail}."}
 
 
 def _period(cards, rng, difficulty, periods):
@@ -216,7 +218,8 @@ def _not_dinosaur(cards, rng, difficulty):
     odd = rng.choice(others)
     options = _options(rng.sample(dinosaurs, 3) + [odd], rng)
     return {"prompt": "Which of these is not a dinosaur?", "options": options, "answer": odd["slug"],
-            "explanation": f"{odd['common_name']} was a {odd['group']}, not a dinosaur; the others were dinosaurs."}
+            "explanation": f"{odd['common_name']} {tense([odd], 'is', 'was')} {article(odd['group'])}, not a dinosaur; "
+                           "the others were dinosaurs."}
 
 
 def _order(cards, rng, difficulty, field="mass_kg"):
@@ -226,11 +229,11 @@ def _order(cards, rng, difficulty, field="mass_kg"):
         if all(surely_less(a, b, field) for a, b in itertools.pairwise(chosen)):
             return {"prompt": "Put these animals in order, lightest first.",
                     "options": _options(chosen, rng), "answer": [c["slug"] for c in chosen], "order": True,
-                    "explanation": "; ".join(f"{c['common_name']}: {_weight(c[field])}" for c in chosen) + "."}
+                    "explanation": "; ".join(f"{c['common_name']}: {_mass(c[field])}" for c in chosen) + "."}
     raise NoQuestion
 
 
-def _weight(kg):
+def _mass(kg):
     return measure("mass", kg)
 
 
@@ -241,9 +244,9 @@ def _length(metres):
 def question(kind, cards, rng, difficulty="medium", periods=()):
     """Draw one fair question of `kind`, or raise NoQuestion."""
     if kind == "heavier":
-        q = _compare(cards, rng, difficulty, "mass_kg", "was heavier", _weight)
+        q = _compare(cards, rng, difficulty, "mass_kg", "heavier", _mass)
     elif kind == "longer":
-        q = _compare(cards, rng, difficulty, "length_m", "was bigger (by its size on the card)", _length)
+        q = _compare(cards, rng, difficulty, "length_m", "bigger (by its size on the card)", _length)
     elif kind == "earlier":
         q = _earlier(cards, rng, difficulty)
     elif kind == "met":
