@@ -90,3 +90,9 @@ def test_unknown_lessons_are_a_404_and_nothing_is_read_or_kept(client, slug):
     assert client.get(f"/lessons/{slug}").status_code == 404  # a name too long for a file was a 500
     assert client.post(f"/lessons/{slug}/activities/0").status_code == 404
     assert lessons.read_lesson.cache_info().currsize == kept == len(SLUGS)  # a URL cannot grow the cache
+
+
+def test_a_logged_in_teacher_is_not_asked_to_log_in(app, teacher):
+    slug = lessons.all_lessons()[0]["slug"]
+    assert "you will be asked to log in" not in teacher.get(f"/lessons/{slug}").get_data(as_text=True)
+    assert "you will be asked to log in" in app.test_client().get(f"/lessons/{slug}").get_data(as_text=True)

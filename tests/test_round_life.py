@@ -176,7 +176,7 @@ def test_a_diet_sort_round_reveals_the_bins_and_what_the_animal_ate(classroom, a
     assert "✔ You got it right!" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
     assert "✘ Not quite." in ben.get(f"/r/{code}/panel").get_data(as_text=True)
     csv = teacher.get(url + "/results.csv").get_data(as_text=True)
-    assert f"the {state['values'][card]} bin" in csv
+    assert f"in the {state['values'][card]} bin" in csv
 
 
 def test_the_diet_sort_engine_judges_by_the_cards_diet():

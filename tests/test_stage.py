@@ -428,3 +428,25 @@ def test_the_teacher_chooses_what_the_homework_stage_shows_of_each_child(classro
     stage = teacher.get(panel_of(url)).get_data(as_text=True)
     assert "<strong>1</strong> of 1 finished" in stage
     assert ("Eve" in stage) == names and ("of 4" in stage) == scores
+
+
+def test_the_captains_turn_says_whom_it_waits_for_and_the_lobby_ranks_nobody(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="team", teams="2", hand_size="2")
+    classroom.join(code, "Ada")
+    assert "Leaderboard" not in teacher.get(url + "/panel").get_data(as_text=True)  # nobody ranked at 0 points
+    teacher.post(url + "/control", data={"action": "start"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "waiting for the captain" in panel and "0 votes" not in panel
+    assert "The captain places the card" in teacher.get(stage_of(url) + "/panel").get_data(as_text=True)
+
+
+def test_the_right_places_keep_their_names_capitals(app):
+    from flask import render_template_string
+
+    cards = {slug: type("Card", (), {"common_name": name}) for slug, name in (("a", "Deinosuchus"), ("b", "Deinotherium"),
+                                                                             ("c", "T. rex"))}
+    said = "{% from 'classroom/stage/_parts.html' import gap_words %}{{ gap_words(line, 1, cards) }}, or " \
+           "{{ gap_words(line, 2, cards, false) }}"
+    with app.test_request_context():
+        assert render_template_string(said, line=["a", "b", "c"], cards=cards) == \
+            "Between Deinosuchus and Deinotherium, or between Deinotherium and T. rex"

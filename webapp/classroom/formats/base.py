@@ -226,7 +226,8 @@ class WholeClass(Answered):
         context = {"obs": obs, "answered": len(turn_answers) if answering else 0, "votes": dict(Counter(shown)),
                    "cards": cards_by_slug(names_in(obs))}
         board = rnd.settings.get("leaderboard", "every")
-        if board == "every" or (board == "end" and rnd.status == "finished"):
+        # Not in the lobby: a list of everyone at 0 points is no leaderboard.
+        if (board == "every" and rnd.status != "lobby") or (board == "end" and rnd.status == "finished"):
             context["leaderboard"] = results.leaderboard(rnd)
         return context
 

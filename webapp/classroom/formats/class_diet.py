@@ -14,4 +14,4 @@ class DietSort(WholeClass):
 
     def places(self, rnd, frame):
         bins = self.observe(rnd)["bins"]
-        return [f"the {bins[gap]} bin" if 0 <= gap < len(bins) else None for gap in frame["gap"]]
+        return [f"in the {bins[gap]} bin" if 0 <= gap < len(bins) else None for gap in frame["gap"]]
