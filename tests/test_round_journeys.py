@@ -403,17 +403,16 @@ def test_homework_journey(browser, live_server, teacher_page):
     expect(stage.locator(".s-progress")).to_have_text("Homework: not open yet")
     phones = join_class(browser, live_server, code, live=False)
     ada, cy = phones["Ada"], phones["Cy"]
-    for phone in phones.values():  # each student lands on their own copy of the challenge
-        expect(phone.get_by_role("heading", name="Where does this card go?")).to_be_visible()
+    for phone in phones.values():  # each student lands on their own copy of the challenge, which waits to open
+        expect(phone.get_by_role("status").filter(has_text="not open yet")).to_have_text(
+            "This homework is not open yet: your teacher opens it.")
+        expect(phone.get_by_role("button", name="Place card")).to_have_count(0)  # nothing of the first card yet
     shows_only(teacher, ["Open the homework", "Lock the room (no new players)", "Close the homework"])
-
-    # Before the teacher opens it, a move is refused and the page says why.
-    tap_practice_gap(ada)
-    ada.get_by_role("button", name="Place card").tap()
-    expect(ada.locator(".notice")).to_have_text("This homework is not open yet: your teacher opens it.")
 
     stage.keyboard.press("Space")  # Open the homework
     expect(stage.locator(".s-headline")).to_have_text("Who has finished?", timeout=WAIT)
+    for phone in phones.values():  # each waiting page reloads itself once the homework is open
+        expect(phone.get_by_role("heading", name="Where does this card go?")).to_be_visible(timeout=WAIT)
     shows_only(teacher, ["Lock the room (no new players)", "Close the homework"])  # no pause, no reveal
     scores = {name: play_homework(phones[name], 3) for name in ("Ada", "Ben")}
     play_homework(cy, 1)
@@ -466,7 +465,7 @@ def play_homework(phone, moves):
 def test_a_homework_students_screen_shows_no_site_navigation(browser, live_server, teacher_page):
     code = new_round(teacher_page, live_server, "Weigh them at home", "self_paced")
     phone = join(browser, live_server, code, "Ada")
-    expect(phone.get_by_role("heading", name="Where does this card go?")).to_be_visible()
+    expect(phone.get_by_role("status").filter(has_text="not open yet")).to_be_visible()
     expect(phone.locator("nav[aria-label=Main]")).to_have_count(0, timeout=1000)
 
 
