@@ -8,6 +8,7 @@ from webapp.common.codes import ALPHABET as JOIN_ALPHABET
 from webapp.extensions import db
 from webapp.games import stack
 from webapp.models import Game
+from webapp.play import store
 
 
 def test_chosen_tower_order_is_used(games, app, client):
@@ -111,7 +112,7 @@ def test_play_to_the_end_against_the_computer(games, app, client):
     assert "Game over" in html
 
 
-def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(games, app, client):
+def test_only_the_moves_the_rules_allow_are_offered(games, app, client):
     url = games.stack(client, kinds=("human", "human", "human"))
     game_id = url.rsplit("/", 1)[1]
     with app.app_context():
@@ -125,7 +126,11 @@ def test_scare_offers_the_towers_it_can_scare_first_and_says_which_it_cannot(gam
     form = page[page.index('value="scare-green-2"'):]
     select = form[form.index("<select"):form.index("</select>")]
     options = re.findall(r'<option value="(\d)">([^<]+)</option>', select)
-    assert options == [("1", "P1"), ("2", "P2 (nothing to scare)")]
+    assert options == [("1", "P1")]  # a tower with nothing it can scare is not offered
+    with app.app_context():
+        playable = {a["card"] for a in store.legal_actions(db.session.get(Game, game_id), 0) if a["type"] == "play"}
+    offered = set(re.findall(r'name="card" value="([^"]+)">\s*<button class="button" name="type" value="play">', page))
+    assert offered == playable and "apato" not in str(state["towers"][0])  # no Apatosaurus down: only one fits
 
 
 def test_towers_rise_beside_the_dino_tower_to_build_and_a_scared_dinosaur_falls_off(games, app, client):
