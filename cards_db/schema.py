@@ -95,6 +95,11 @@ ERA_WORDS = {
     "Mesozoic": ("middle life", "the age of the dinosaurs"),
     "Cenozoic": ("new life", "the age of mammals"),
 }
+# The ICS chart's period symbols, short enough for a narrow bar or strip (one each: Cm is not C).
+PERIOD_SYMBOLS = {"Cambrian": "Cm", "Ordovician": "O", "Silurian": "S", "Devonian": "D",
+                  "Carboniferous": "C", "Permian": "P", "Triassic": "Tr", "Jurassic": "J",
+                  "Cretaceous": "K", "Paleogene": "Pg", "Neogene": "N", "Quaternary": "Q"}
+
 DIET_WORDS = {
     "carnivore": "eats other animals", "herbivore": "eats plants", "omnivore": "eats plants and animals",
     "piscivore": "eats mostly fish", "insectivore": "eats mostly insects",

@@ -265,3 +265,14 @@ def test_more_filters_stay_folded_until_one_is_in_use(client, query, opened):
 def test_card_page_explains_diet_words(client, slug, words):
     html = client.get(f"/cards/{slug}").get_data(as_text=True)
     assert words in html
+
+
+def test_the_period_strip_names_each_period_by_its_own_ics_symbol(client):
+    html = client.get("/cards/stegosaurus").get_data(as_text=True)
+    codes = re.findall(r'<span class="timescale-code">(\w+)</span>', html)
+    assert len(codes) == 12 == len(set(codes)) and codes[0] == "Cm" and codes[4] == "C"
+
+
+def test_the_quiz_is_part_of_play_in_the_menu(client):
+    html = client.get("/quiz/new").get_data(as_text=True)
+    assert re.search(r'href="/play/"\s+aria-current="page"', html) and not re.search(r'href="/lessons/"\s+aria-current', html)

@@ -185,6 +185,7 @@ def init_app(app):
         times=times,
         habitat_words=schema.HABITAT_WORDS.get,
         diet_words=schema.DIET_WORDS.get,
+        period_symbol=schema.PERIOD_SYMBOLS.get,
         living=words.living,
         size_sentence=lambda card, metres: words.size_sentence(card, format_length(metres, current_units())),
         article=article,

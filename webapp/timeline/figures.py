@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from cards_db.schema import PERIOD_SYMBOLS
 from webapp.filters import (
     FEET_PER_METRE,
     format_length,
@@ -22,10 +23,6 @@ from webapp.filters import (
     significant,
 )
 
-# The ICS chart's period symbols, short enough to fit inside narrow period bars.
-PERIOD_SYMBOLS = {"Cambrian": "Cm", "Ordovician": "O", "Silurian": "S", "Devonian": "D",
-                  "Carboniferous": "C", "Permian": "P", "Triassic": "Tr", "Jurassic": "J",
-                  "Cretaceous": "K", "Paleogene": "Pg", "Neogene": "N", "Quaternary": "Q"}
 LOG_FLOOR_MA = 0.01  # 10,000 years: a log axis cannot reach "today" (0), so it stops here.
 DEFAULT_WIDTH = 800  # pixels, when the page did not say how wide the chart is
 RIGHT_MARGIN = 24
