@@ -256,3 +256,11 @@ def test_the_board_shows_a_hunting_grounds_top_card_and_size_and_the_destroyed_d
         "mode": "duel", "difficulty": "gatherer", "end_trigger": "hunting_grounds", "open_grounds": "y",
         "seats-0-kind": "human", "seats-1-kind": "human"}).headers["Location"]
     assert games.state(open_url)["open_grounds"] is True
+
+
+def test_the_set_up_starts_with_the_rulebook_and_names_the_departure_a_house_rule(client):
+    html = client.get("/play/dinoblivion/new").get_data(as_text=True)
+    ends = html[html.index('name="end_trigger"'):]
+    chosen = re.search(r'<option selected value="(\w+)">([^<]+)</option>', ends[:ends.index("</select>")])
+    assert chosen and chosen[1] == "hunting_grounds" and chosen[2].startswith("The rulebook")
+    assert "House rule, a longer game" in html

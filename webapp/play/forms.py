@@ -106,11 +106,11 @@ class NewDinoblivionForm(SeatsForm):
     difficulty = SelectField("Solo difficulty", default="gatherer", choices=options([
         ("gatherer", "Gatherer (Jungle of 40 cards, easiest)"), ("hunter", "Hunter (36 cards)"),
         ("warrior", "Warrior (32 cards)"), ("chief", "Chief (28 cards, hardest)")]))
-    # The rulebook's words let a player end a Duel within a few turns by buying out a Hunting Ground;
-    # a first game in class should last, so the longer reading is offered first.
-    end_trigger = SelectField("When a Duel ends", default="dinosaur_decks", choices=options([
-        ("dinosaur_decks", "Longer game: when a dinosaur stack or the Jungle runs empty (fan notes)"),
-        ("hunting_grounds", "Rulebook's words: when a Hunting Ground or the Jungle runs empty (can end in a few turns)")]))
+    # The rulebook by default; the fan notes' longer reading is a house rule a teacher may choose (the rulebook's
+    # words let a player end a Duel within a few turns by buying out a Hunting Ground).
+    end_trigger = SelectField("When a Duel ends", default="hunting_grounds", choices=options([
+        ("hunting_grounds", "The rulebook: when a Hunting Ground or the Jungle runs empty (can end in a few turns)"),
+        ("dinosaur_decks", "House rule, a longer game: when a dinosaur stack or the Jungle runs empty (fan notes)")]))
     open_grounds = BooleanField("House rule: open Hunting Grounds (anyone may look through the piles; the "
                                 "rulebook shows only the top card)")
     seats = FieldList(FormField(DinoblivionSeatForm), min_entries=2, max_entries=2)
