@@ -12,7 +12,7 @@ from sqlalchemy import event
 from webapp import create_app
 from webapp.classroom.rounds import now
 from webapp.extensions import db
-from webapp.models import Answer, Round, Student
+from webapp.models import Answer, CardSet, Round, Student
 
 # --- teacher accounts -------------------------------------------------------------------------
 
@@ -552,3 +552,13 @@ def test_ids_too_big_for_the_database_are_a_clear_404(classroom, teacher, method
     target = url + path.format(big=big) if "{big}" in path else url.rsplit("/", 1)[0] + f"/{big}{path}"
     response = getattr(teacher, method)(target, data={"action": "remove"} if method == "post" else None)
     assert response.status_code == 404
+
+
+def test_a_card_set_takes_names_as_people_type_them(app, teacher):
+    response = teacher.post("/teach/sets", data={"name": "Favourites", "cards": "T rex, trike\nbrontosarus"})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.query(CardSet).one().slugs == ["tyrannosaurus", "triceratops", "brontosaurus"]
+    refused = teacher.post("/teach/sets", data={"name": "Sharks", "cards": "megladonn, zzzz"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "did you mean Megalodon?" in html and "zzzz" in html

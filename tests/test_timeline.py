@@ -254,9 +254,20 @@ def test_charts_take_names_and_an_added_animal(client, kind):
     assert '<datalist id="card-names">' in html
 
 
-def test_an_unknown_name_gets_a_404_with_a_suggestion(client):
-    response = client.get("/timeline/gap", query_string={"cards": "Stegosaurus, Tricerotopsis"})
-    assert response.status_code == 404 and "Did you mean Triceratops?" in response.get_data(as_text=True)
+def test_an_unknown_name_keeps_the_form_and_suggests_the_animal_as_a_link(client):
+    response = client.get("/timeline/gap", query_string={"cards": ["Stegosaurus", "Tricerotopsis"]})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404 and "There is no card called &#39;Tricerotopsis&#39;." in html
+    assert 'Did you mean <a href="/timeline/gap?cards=Stegosaurus,triceratops">Triceratops</a>?' in html
+    assert 'value="Tricerotopsis"' in html and 'value="Stegosaurus"' in html  # the form as it was typed
+    followed = client.get("/timeline/gap?cards=Stegosaurus,triceratops")
+    assert followed.status_code == 200 and "Triceratops" in followed.get_data(as_text=True)
+
+
+def test_one_animal_twice_asks_for_different_animals_on_the_same_page(client):
+    response = client.get("/timeline/gap", query_string={"cards": ["megalodon", "Megalodon"]})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "One animal is named twice" in html and 'id="cards-2"' in html
 
 
 @pytest.mark.parametrize("url", ["/periods", "/timeline", "/periods/jurassic"])

@@ -5,6 +5,7 @@ from flask import Response, flash, g, redirect, render_template, request, url_fo
 from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
+from webapp.cards import names
 from webapp.classroom import bp, results, rounds, screens
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
@@ -13,7 +14,7 @@ from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Card, CardSet
+from webapp.models import CardSet
 
 
 def teacher_sets():
@@ -38,14 +39,17 @@ def save_set():
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
                                set_form=form, formats=FORMATS), 400
     wanted = [w.strip() for w in form.cards.data.replace("\n", ",").split(",") if w.strip()]
-    cards = db.session.scalars(select(Card)).all()
-    by_name = {key: c.slug for c in cards for key in (c.slug, c.common_name.casefold(), c.scientific_name.casefold())}
-    unknown = [w for w in wanted if w.casefold() not in by_name]
+    # The names people type, as the encyclopedia reads them: any case, nicknames (T rex, trike), small typos.
+    index = names.name_index()
+    found = {w: names.find_slug(w, index) for w in wanted}
+    unknown = [w for w, slug in found.items() if slug is None]
     if unknown:
-        form.cards.errors.append(f"Not a card: {', '.join(unknown[:5])}.")
+        hints = [f"{w} (did you mean {names.suggestion(w, index).title()}?)" if names.suggestion(w, index) else w
+                 for w in unknown[:5]]
+        form.cards.errors.append(f"Not a card: {', '.join(hints)}.")
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
                                set_form=form, formats=FORMATS), 400
-    slugs = list(dict.fromkeys(by_name[w.casefold()] for w in wanted))
+    slugs = list(dict.fromkeys(found[w] for w in wanted))
     db.session.add(CardSet(name=form.name.data.strip(), slugs=slugs, teacher_id=g.teacher.id))
     db.session.commit()
     return redirect(url_for("classroom.dashboard"))

@@ -55,23 +55,26 @@ def cards_by_slugs(slugs):
     return [found[s] for s in slugs]
 
 
+class UnknownName(AppError):
+    """A name no card answers to; it knows the card the person most likely meant (`meant`: a Card, or None)."""
+
+    def __init__(self, name, meant):
+        hint = f" Did you mean {meant.common_name}?" if meant else ""
+        super().__init__(404, f"There is no card called {name!r}.{hint}")
+        self.name, self.meant = name, meant
+
+
 def slugs_named(names):
-    """Return the slugs of the cards named (any case, nicknames, small typos), each once; 404 for an unknown name."""
+    """Return the slugs of the cards named (any case, nicknames, small typos), each once; UnknownName for an unknown one."""
     index = name_index()
     slugs = []
     for name in names:
         slug = find_slug(name, index)
         if slug is None:
             close = suggestion(name, index)
-            hint = f" Did you mean {index_name(close)}?" if close else ""
-            raise AppError(404, f"There is no card called {name!r}.{hint}")
+            raise UnknownName(name, db.session.scalar(select(Card).where(Card.slug == index[close])) if close else None)
         slugs.append(slug)
     return list(dict.fromkeys(slugs))
-
-
-def index_name(key):
-    """Write a normalised name for people: 't rex' -> 'T Rex'."""
-    return key.title()
 
 
 def selected_cards(args, default=DEFAULT_CARDS):

@@ -62,19 +62,49 @@ def save_set():
     return redirect(url_for("timeline.timeline", set=card_set.id))
 
 
+GAP_EXAMPLE = ["stegosaurus", "tyrannosaurus"]
+
+
 @bp.get("/timeline/gap")
 def gap():
-    """Show two or three animals and the gaps of time between them, in a sentence."""
-    cards = selected_cards(request.args, default=["stegosaurus", "tyrannosaurus"])
-    dated, left_out = split_dated(cards)
-    if not 2 <= len(dated) <= 3:
-        raise AppError(400, "Pick two or three prehistoric animals to compare.")
+    """Show two or three animals and the gaps of time between them, in a sentence.
+
+    A name no card answers to, or one animal twice, keeps the form as typed and says why beside it, with the
+    animal most likely meant as a link; the example pair is shown meanwhile.
+    """
+    typed = typed_names(request.args)
+    try:
+        dated, left_out = gap_cards(request.args, typed)
+        problem = None
+    except AppError as error:
+        (dated, left_out), problem = gap_cards({"cards": ",".join(GAP_EXAMPLE)}, GAP_EXAMPLE), error
+    meant = getattr(problem, "meant", None)
+    fixed = url_for("timeline.gap", cards=",".join(meant.slug if name == problem.name else name for name in typed)) \
+        if meant else None
     sentences = figures.gap_sentences(card_frame(dated))
-    return render_template("timeline/gap.html", cards=dated, left_out=left_out, sentences=sentences, names=common_names(),
+    page = render_template("timeline/gap.html", cards=dated, typed=typed, left_out=left_out, sentences=sentences,
+                           names=common_names(), problem=problem, meant=meant, fixed=fixed,
                            zoom=request.args.get("zoom", "today"),
                            figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in dated),
                                               scale=request.args.get("scale", "linear"),
                                               zoom=request.args.get("zoom", "today")))
+    return page, problem.status if problem else 200
+
+
+def typed_names(args):
+    """Return the animals' names as typed in the boxes (or a list), blanks left out."""
+    return [name.strip() for value in args.getlist("cards") for name in value.split(",") if name.strip()]
+
+
+def gap_cards(args, names):
+    """Return (dated cards, names left out) for a time gap between the animals chosen, or raise AppError saying why."""
+    cards = selected_cards(args, default=GAP_EXAMPLE)
+    if names and len(cards) < len(names):
+        raise AppError(400, "One animal is named twice: choose two or three different animals.")
+    dated, left_out = split_dated(cards)
+    if not 2 <= len(dated) <= 3:
+        raise AppError(400, "Pick two or three prehistoric animals to compare.")
+    return dated, left_out
 
 
 @bp.get("/periods/<name>")
