@@ -276,3 +276,16 @@ def test_the_period_strip_names_each_period_by_its_own_ics_symbol(client):
 def test_the_quiz_is_part_of_play_in_the_menu(client):
     html = client.get("/quiz/new").get_data(as_text=True)
     assert re.search(r'href="/play/"\s+aria-current="page"', html) and not re.search(r'href="/lessons/"\s+aria-current', html)
+
+
+@pytest.mark.parametrize(("typed", "finds"), [("shark", "megalodon"), ("sharks", "whale-shark"),
+                                              ("sea scorpion", "pterygotus"), ("terror bird", "titanis"),
+                                              ("dino", "stegosaurus")])
+def test_words_for_a_kind_of_animal_find_the_animals_they_name(client, typed, finds):
+    found = client.get("/api/cards", query_string={"q": typed, "per_page": 100}).get_json()["items"]
+    assert finds in [card["slug"] for card in found]
+
+
+def test_a_name_typed_a_little_wrong_is_answered_with_the_card_meant(client):
+    html = client.get("/cards/", query_string={"q": "megladon"}).get_data(as_text=True)
+    assert 'Did you mean <a href="/cards/?q=Megalodon">Megalodon</a>?' in html

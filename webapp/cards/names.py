@@ -17,6 +17,14 @@ NICKNAMES = {
     "sabre toothed cat": "smilodon", "saber toothed tiger": "smilodon", "sabre toothed tiger": "smilodon",
     "people": "human", "person": "human", "homo sapiens": "human",
 }
+# Words for a kind of animal that is no group of the cards (normalised): the cards they name.
+KIND_WORDS = {
+    "shark": ("megalodon", "cladoselache", "stethacanthus", "great-white-shark", "greenland-shark", "whale-shark"),
+    "sea scorpion": ("eurypterus", "pterygotus", "jaekelopterus"),
+    "terror bird": ("titanis",),
+}
+# Short words for a group of the cards.
+GROUP_NICKNAMES = {"dino": "dinosaur", "dinos": "dinosaur"}
 TYPO_CUTOFF = 0.84
 
 
@@ -50,6 +58,11 @@ def suggestion(text, index=None):
     index = name_index() if index is None else index
     close = difflib.get_close_matches(normalise(text), index, n=1, cutoff=0.6)
     return close[0] if close else None
+
+
+def kind_named(words):
+    """Return the slugs a kind word names ('sharks', 'sea scorpion'), or ()."""
+    return KIND_WORDS.get(words, KIND_WORDS.get(words[:-1], ()) if words.endswith("s") else ())
 
 
 def common_names():

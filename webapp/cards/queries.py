@@ -5,7 +5,7 @@ from sqlalchemy import case, false, func, or_, select
 
 from cards_db import schema
 from cards_db.schema import GROUPS, RANGES
-from webapp.cards.names import find_slug, normalise
+from webapp.cards.names import GROUP_NICKNAMES, find_slug, kind_named, normalise
 from webapp.common.characteristics import CHARACTERISTICS, problem
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -55,13 +55,13 @@ def search(query, text):
     """Return (query narrowed to cards matching `text`, a relevance to order by: 0 is best)."""
     words = normalise(text)
     named = find_slug(text)
-    group = words[:-1] if words.endswith("s") and words[:-1] in GROUP_WORDS else words
+    group = GROUP_NICKNAMES.get(words) or (words[:-1] if words.endswith("s") and words[:-1] in GROUP_WORDS else words)
     names = (Card.common_name, Card.scientific_name)
     part = or_(*(name.icontains(text.strip(), autoescape=True) for name in names))
     whole = or_(*(or_(func.lower(name) == words, func.lower(name).startswith(words + " ", autoescape=True),
                       func.lower(name).endswith(" " + words, autoescape=True),
                       func.lower(name).contains(" " + words + " ", autoescape=True)) for name in names))
-    in_group = Card.group == group
+    in_group = or_(Card.group == group, Card.slug.in_(kind_named(words)))
     exact = Card.slug == named if named else false()
     relevance = case((exact, 0), (whole, 1), (in_group, 2), else_=3)
     return query.where(or_(exact, part, whole, in_group)), relevance

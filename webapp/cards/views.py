@@ -2,7 +2,7 @@
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from webapp.cards import bp, silhouettes
+from webapp.cards import bp, names, silhouettes
 from webapp.cards.forms import CardFilterForm, MistakeReportForm
 from webapp.cards.queries import all_periods, get_card, page_of_cards
 from webapp.extensions import db
@@ -27,8 +27,10 @@ def index():
         return render_template("cards/index.html", form=form, pagination=None,
                                periods=periods, card_colours=card_colours), 400
     pagination = page_of_cards(form)
-    return render_template("cards/index.html", form=form, pagination=pagination,
-                           periods=periods, card_colours=card_colours)
+    # Nothing found for a name typed a little wrong: offer the card meant, as a link (megladon -> Megalodon).
+    meant = names.suggestion(form.q.data) if form.q.data and not pagination.total else None
+    return render_template("cards/index.html", form=form, pagination=pagination, periods=periods,
+                           card_colours=card_colours, meant=get_card(names.find_slug(meant)) if meant else None)
 
 
 @bp.route("/cards/<slug>", methods=["GET", "POST"])
