@@ -276,3 +276,11 @@ def test_era_names_are_explained_where_they_appear(client, url):
     assert "<strong>Mesozoic</strong> era (“middle life”, 251.9 to 66 million years ago: the age of the dinosaurs)" in html
     if url != "/periods/jurassic":
         assert "“old life”" in html and "“new life”, 66 million years ago to today" in html
+
+
+@pytest.mark.parametrize("kind", ["sizes", "weights"])
+def test_a_chart_keeps_a_mistyped_name_and_links_the_animal_meant(client, kind):
+    response = client.get(f"/charts/{kind}", query_string={"cards": "blue whale, megladonn"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404 and 'value="blue whale, megladonn"' in html
+    assert f'Did you mean <a href="/charts/{kind}?cards=blue+whale,megalodon">Megalodon</a>?' in html

@@ -78,17 +78,22 @@ def gap():
         problem = None
     except AppError as error:
         (dated, left_out), problem = gap_cards({"cards": ",".join(GAP_EXAMPLE)}, GAP_EXAMPLE), error
-    meant = getattr(problem, "meant", None)
-    fixed = url_for("timeline.gap", cards=",".join(meant.slug if name == problem.name else name for name in typed)) \
-        if meant else None
     sentences = figures.gap_sentences(card_frame(dated))
     page = render_template("timeline/gap.html", cards=dated, typed=typed, left_out=left_out, sentences=sentences,
-                           names=common_names(), problem=problem, meant=meant, fixed=fixed,
+                           names=common_names(), **said_of(problem, typed, "timeline.gap"),
                            zoom=request.args.get("zoom", "today"),
                            figure_url=url_for("timeline.timeline_json", cards=",".join(c.slug for c in dated),
                                               scale=request.args.get("scale", "linear"),
                                               zoom=request.args.get("zoom", "today")))
     return page, problem.status if problem else 200
+
+
+def said_of(problem, typed, endpoint, **values):
+    """Return what a page says of a name problem: the problem, the card meant, and the link that asks for it instead."""
+    meant = getattr(problem, "meant", None)
+    fixed = url_for(endpoint, cards=",".join(meant.slug if name == problem.name else name for name in typed),
+                    **values) if meant else None
+    return {"problem": problem, "meant": meant, "fixed": fixed}
 
 
 def typed_names(args):
@@ -130,6 +135,12 @@ def chart(kind):
     """Show the size chart (to scale, beside a person) or the weight chart (log scale)."""
     if kind not in ("sizes", "weights"):
         abort(404, description="There are size and weight charts: /charts/sizes and /charts/weights.")
-    cards, left_out = chart_cards(request.args, "length_m" if kind == "sizes" else "mass_kg")
-    return render_template("timeline/chart.html", kind=kind, cards=cards, left_out=left_out, names=common_names(),
-                           figure_url=url_for(f"timeline.{kind}_json", **query_args()))
+    column, typed = "length_m" if kind == "sizes" else "mass_kg", typed_names(request.args)
+    try:
+        (cards, left_out), problem = chart_cards(request.args, column), None
+    except AppError as error:  # a name no card answers to: the form as typed, why, and the example meanwhile
+        (cards, left_out), problem = chart_cards({}, column), error
+    page = render_template("timeline/chart.html", kind=kind, cards=cards, left_out=left_out, names=common_names(),
+                           typed=typed, **said_of(problem, typed, "timeline.chart", kind=kind),
+                           figure_url=url_for(f"timeline.{kind}_json", **({} if problem else query_args())))
+    return page, problem.status if problem else 200
