@@ -450,3 +450,36 @@ def test_the_right_places_keep_their_names_capitals(app):
     with app.test_request_context():
         assert render_template_string(said, line=["a", "b", "c"], cards=cards) == \
             "Between Deinosuchus and Deinotherium, or between Deinotherium and T. rex"
+
+
+VALUES_INSIDE = """() => [...document.querySelectorAll('.s-value')].filter((value) => {
+    const box = value.getBoundingClientRect(), face = value.closest('.s-face').getBoundingClientRect();
+    return box.left < face.left - 1 || box.right > face.right + 1 || box.bottom > face.bottom + 1 || box.top < face.top - 1
+        || value.scrollWidth > value.clientWidth + 1;
+}).map((value) => value.textContent.trim())"""
+
+
+@pytest.mark.browser
+def test_no_value_is_cut_off_on_a_long_line(browser, live_server, teacher_page, new_round_page):
+    teacher = teacher_page
+    code = new_round_page(teacher, count="25", **{"Sort the line by": "length"})
+    url = teacher.url
+    student = browser.new_context().new_page()
+    student.goto(f"{live_server}/join?code={code}")
+    student.get_by_label("Your name").fill("Ada")
+    student.get_by_role("button", name="Join").click()
+    with teacher.expect_popup() as popup:
+        teacher.get_by_role("link", name="Open the stage for the projector").click()
+    stage = popup.value
+    teacher.get_by_role("button", name="Start the round").click()
+    token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
+    for _ in range(13):  # thirteen cards revealed: a line of fourteen, with wingspans and heights at the shoulder
+        for step in ("reveal", "next"):
+            teacher.request.post(url + "/control", form={"action": step, "csrf_token": token}, max_redirects=0)
+    for width, height in SCREENS:
+        for large in (0, 1):
+            stage.set_viewport_size({"width": width, "height": height})
+            stage.goto(f"{url}/stage?large={large}")
+            stage.locator(".s-line .s-value").first.wait_for()
+            assert stage.locator(".s-line .s-value").count() >= 14
+            assert stage.evaluate(VALUES_INSIDE) == [], (width, height, large)
