@@ -676,3 +676,27 @@ def test_a_line_of_twelve_cards_shows_whole_on_a_projector_and_scrolls_in_its_ow
     else:
         assert box[0] > box[1]  # the line scrolls sideways inside its own box
     page.close()
+
+
+TAP_TARGETS = """() => [...document.querySelectorAll('form.place-form label.gap, form.place-form button, form.place-form label.hand-card')]
+    .map((el) => { const box = el.getBoundingClientRect(); return [el.className || el.tagName, box.width, box.height]; })
+    .filter(([, width, height]) => width < 44 || height < 44)"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("large", [0, 1])
+def test_every_place_to_tap_on_a_phone_is_44_px_and_a_long_line_opens_at_its_start(browser, live_server, large):
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+    phone.goto(f"{live_server}/play/practice/new?large={large}")
+    phone.get_by_label("Number of cards").fill("12")
+    phone.get_by_role("button", name="Start").tap()
+    for _ in range(9):  # a line of ten cards: longer than a phone is wide
+        phone.locator("form.place-form label.gap").last.tap()
+        with phone.expect_navigation():
+            phone.get_by_role("button", name="Place card").tap()
+    assert phone.locator("form.place-form label.gap").count() >= 10
+    assert phone.evaluate(TAP_TARGETS) == []
+    line = phone.locator("form.place-form .line")
+    assert line.evaluate("(line) => line.scrollWidth > line.clientWidth")  # it does scroll sideways
+    phone.goto(phone.url)  # opened afresh, with no card just placed: the line shows its start
+    assert phone.locator("form.place-form .line").evaluate("(line) => line.scrollLeft") == 0
