@@ -201,3 +201,15 @@ def test_an_answer_for_a_card_the_class_has_moved_on_from_is_refused(classroom, 
         assert db.session.query(Answer).count() == 0
     fresh = re.search(r'name="card" value="([^"]+)"', ada.get(f"/r/{code}").get_data(as_text=True))[1]
     assert fresh != old_card and ada.post(f"/r/{code}/answer", data={"gap": "0", "card": fresh}).status_code == 302
+
+
+def test_a_teams_timeout_is_said_on_every_screen_and_counted_in_the_results(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
+                                                   turn_seconds="10")
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=11))  # Team 1's time runs out with no vote
+    said = "<strong>Team 1</strong> placed no card this turn: the time ran out, or the turn was skipped."
+    assert said in teacher.get(url + "/panel").get_data(as_text=True)
+    assert said in teacher.get(url + "/stage/panel").get_data(as_text=True)
+    assert said in ben.get(f"/r/{code}/panel").get_data(as_text=True)
+    teacher.post(url + "/control", data={"action": "end"})
+    assert "<td>Team 1</td><td>Ada</td><td>2</td><td>1</td>" in teacher.get(url).get_data(as_text=True)

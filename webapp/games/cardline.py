@@ -150,9 +150,9 @@ def apply(state, player, action):
     else:
         hand.append(card)
         state["history"] = state["history"] + [move]
-        return _end(state, "deck exhausted", _fewest_cards(state))
+        return _end({**state, "last_passed": None}, "deck exhausted", _fewest_cards(state))
     state["history"] = state["history"] + [move]
-    return _advance(state)
+    return _advance({**state, "last_passed": None})
 
 
 def _advance(state):
@@ -218,9 +218,10 @@ def _revealed(state, card):
 
 def observation(state, viewer=None):
     """Return what seat `viewer` may see (None: a spectator). Face-down values never appear."""
+    passed = state.get("passed_by") or [0] * len(state["players"])
     players = [
         {"seat": seat, "name": name, "hand_size": len(state["hands"][seat]),
-         "status": player_status(state, seat)}
+         "status": player_status(state, seat), "passed": passed[seat]}
         for seat, name in enumerate(state["players"])
     ]
     return {
@@ -237,6 +238,9 @@ def observation(state, viewer=None):
         "over": is_over(state),
         "result": result(state),
         "recent": state["history"][-RECENT_MOVES:],
+        # The seat whose turn passed without a card (a team's time ran out, or the teacher skipped it), if that was
+        # the last thing to happen.
+        "last_passed": state.get("last_passed"),
     }
 
 
@@ -318,8 +322,11 @@ def pass_turn(state):
     """Return the state with the current player's turn passed without a move (a teacher's skip)."""
     if is_over(state):
         raise IllegalAction("The game is over.")
+    seat = state["turn"]
+    passed = list(state.get("passed_by") or [0] * len(state["players"]))
+    passed[seat] += 1
     return _advance({**state, "round": dict(state["round"]), "hands": [list(h) for h in state["hands"]],
-                     "passes": state.get("passes", 0) + 1})
+                     "passes": state.get("passes", 0) + 1, "passed_by": passed, "last_passed": seat})
 
 
 def turn_number(state):
