@@ -204,7 +204,7 @@ def test_an_answer_for_a_card_the_class_has_moved_on_from_is_refused(classroom, 
 
 
 def test_a_teams_timeout_is_said_on_every_screen_and_counted_in_the_results(classroom, app, teacher):
-    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
+    url, code, (_ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2",
                                                    turn_seconds="10")
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=11))  # Team 1's time runs out with no vote
     said = "<strong>Team 1</strong> placed no card this turn: the time ran out, or the turn was skipped."
