@@ -213,3 +213,12 @@ def test_a_teams_timeout_is_said_on_every_screen_and_counted_in_the_results(clas
     assert said in ben.get(f"/r/{code}/panel").get_data(as_text=True)
     teacher.post(url + "/control", data={"action": "end"})
     assert "<td>Team 1</td><td>Ada</td><td>2</td><td>1</td>" in teacher.get(url).get_data(as_text=True)
+
+
+def test_the_captains_phone_shows_the_hand_and_the_line_once(classroom, app, teacher):
+    _url, code, (ada, _ben, cy) = classroom.play_started(teacher, ("Ada", "Ben", "Cy"), format="team", teams="2",
+                                                         hand_size="2")
+    captain = ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "Place card" in captain and "<h2>The line</h2>" not in captain and "Your team&#39;s hand</h2>" not in captain
+    member = cy.get(f"/r/{code}").get_data(as_text=True)  # Ada's team mate sees them, to talk it over
+    assert "<h2>The line</h2>" in member and "talk it over" in member
