@@ -180,3 +180,11 @@ def test_a_team_round_reports_its_teams_and_each_members_votes(classroom, app, t
     assert "<h3>Teams</h3>" in page and "<td>Team 1</td><td>Ada</td><td>2</td>" in page
     assert "<td>Team 2</td><td>Ben</td><td>2</td>" in page
     assert re.search(r"<td>Ben</td><td>Team 2</td>\s*<td>0</td><td>0</td>", page)
+
+
+def test_a_finished_team_round_says_nobody_is_playing_and_ranks_tied_teams_together(classroom, app, teacher):
+    url, _code, _students = classroom.play_started(teacher, ("Ada", "Ben"), format="team", teams="2", hand_size="2")
+    teacher.post(url + "/control", data={"action": "end"})
+    page = teacher.get(url).get_data(as_text=True)
+    assert "Now playing" not in page and "played to the end" in page
+    assert re.findall(r'<li value="(\d)"><strong>Team', page) == ["1", "1"]  # two teams with two cards each share 1st
