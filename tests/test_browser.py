@@ -700,3 +700,15 @@ def test_every_place_to_tap_on_a_phone_is_44_px_and_a_long_line_opens_at_its_sta
     assert line.evaluate("(line) => line.scrollWidth > line.clientWidth")  # it does scroll sideways
     phone.goto(phone.url)  # opened afresh, with no card just placed: the line shows its start
     assert phone.locator("form.place-form .line").evaluate("(line) => line.scrollLeft") == 0
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["/play/practice/new", "/play/cardline/new"])
+def test_a_set_up_offers_only_what_the_chosen_deck_can_be_sorted_by(browser, live_server, path):
+    page = browser.new_page()
+    page.goto(f"{live_server}{path}")
+    page.get_by_label("Deck").select_option("animals")
+    sort_by = page.locator("select[name=characteristic]")
+    assert sort_by.locator("option[value=period]").is_disabled() and not sort_by.locator("option[value=lifespan]").is_disabled()
+    page.get_by_label("Deck").select_option("dinosaurs")
+    assert sort_by.locator("option[value=lifespan]").is_disabled() and not sort_by.locator("option[value=period]").is_disabled()

@@ -9,7 +9,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, ValidationError
 
 from cards_db import schema
-from webapp.common.characteristics import CHOICES, form_problem
+from webapp.common.characteristics import CHARACTERISTICS, CHOICES, form_problem
 from webapp.extensions import db
 from webapp.models import Period
 
@@ -51,6 +51,14 @@ def diet_options():
     return options(((d, d.capitalize()) for d in schema.DIETS), "Any diet")
 
 
+def characteristic_options(extra=()):
+    """Return what a line may be sorted by as choices, each saying which decks have it (decks.js offers only those)."""
+    decks = {key: spec["decks"] for key, spec in CHARACTERISTICS.items()}
+    pairs = [*CHOICES, *extra]
+    return [SelectChoice(value, label, render_kw={"data-decks": " ".join(decks.get(value, schema.DECKS))})
+            for value, label in pairs]
+
+
 def deck_options():
     """Return the two decks as choices."""
     return options(schema.DECKS.items())
@@ -60,7 +68,7 @@ class DeckForm(FlaskForm):
     """A deck and what to sort its cards by; a characteristic the deck lacks is refused beside the field."""
 
     deck = SelectField("Deck", choices=deck_options())
-    characteristic = SelectField("Sort the line by", choices=options(CHOICES))
+    characteristic = SelectField("Sort the line by", choices=characteristic_options())
 
     def validate_characteristic(self, field):
         reason = form_problem(self.deck.data, field.data)

@@ -17,7 +17,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from webapp.common.forms import DeckForm, SeatForm, SeatsForm, options
+from webapp.common.forms import DeckForm, SeatForm, SeatsForm, characteristic_options, options
 from webapp.games import trivia
 
 
@@ -43,9 +43,8 @@ class PlaceForm(FlaskForm):
 class PracticeForm(DeckForm):
     """Set up a solo sorting challenge."""
 
-    characteristic = SelectField("Sort by", choices=options([
-        ("mass", "Weight"), ("length", "Size"), ("period", "Period (prehistoric deck)"),
-        ("lifespan", "Lifespan (living animals deck)"), ("diet", "Diet: carnivore, herbivore or omnivore bins")]))
+    characteristic = SelectField("Sort by", default="mass", choices=characteristic_options(
+        [("diet", "Diet: carnivore, herbivore or omnivore bins")]))
     count = IntegerField("Number of cards", default=8, validators=[
         InputRequired(), NumberRange(min=3, max=20, message="Choose between 3 and 20 cards.")])
     mode = SelectField("How", choices=options([
