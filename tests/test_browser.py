@@ -319,6 +319,7 @@ def test_dinoblivion_by_keyboard_and_touch(browser, live_server):
     page.goto(f"{live_server}/play/dinoblivion/new")
     page.locator("#seats-0-name").fill("Mia")
     page.locator("#seats-1-kind").select_option("medium")
+    page.get_by_label("When a Duel ends").select_option("dinosaur_decks")  # the longer game: more than one turn each
     page.get_by_role("button", name="Start the game").tap()
     throw = page.get_by_role("button", name="Throw your 6 Buddy pawns (the evolution game)")
     throw.focus()
@@ -458,6 +459,7 @@ def test_dinoblivion_says_while_the_searching_computer_plays(browser, live_serve
     page.locator("#seats-0-name").fill("Mia")
     page.locator("#seats-1-name").fill("Rex")
     page.locator("#seats-1-kind").select_option("hard")
+    page.get_by_label("When a Duel ends").select_option("dinosaur_decks")  # the longer game: more than one turn each
     page.get_by_role("button", name="Start the game").click()
     status = page.locator(".busy[role=status]")
     for _ in range(12):  # the throw (again if tied) and the Chief draft, to Mia's first turn
