@@ -2,6 +2,7 @@
 
 import itertools
 import random
+import re
 
 import pandas as pd
 import pytest
@@ -53,7 +54,7 @@ def check_question(q):
         assert q["answer"] == ("yes" if apart < 0 and same_place else "no")
         assert q["explanation"].startswith("Yes" if q["answer"] == "yes" else "No")
     elif kind == "diet":
-        name = q["prompt"][len("What did "):-len(" eat?")]
+        name = re.fullmatch(r"What (?:did|does) (.+) eat\?", q["prompt"])[1]
         assert next(c for c in CARDS if c["common_name"] == name)["diet"] == q["answer"]
     elif kind == "period":
         name = q["prompt"][len("In which period did "):-len(" first appear?")]
@@ -165,3 +166,16 @@ def test_quiz_engine_refuses_tampered_answers(action, message):
 def test_did_they_meet_is_never_asked_of_living_animals_and_never_crashes():
     animals = [c for c in CARDS if c["deck"] == "animals"]
     assert trivia.quiz(["met", "earlier"], animals, 10, seed=3, periods=PERIODS) == []
+
+
+@pytest.mark.parametrize(("difficulty", "plain"), [("easy", True), ("hard", False)])
+def test_diet_questions_are_harder_when_the_diet_is_less_plain(app, difficulty, plain):
+    from webapp.play.quizzes import card_dicts
+
+    with app.app_context():
+        cards = {c["slug"]: c for c in card_dicts("dinosaurs")}
+    rng = random.Random(1)
+    for _ in range(40):
+        question = trivia.question("diet", list(cards.values()), rng, difficulty)
+        card = next(c for c in cards.values() if f"{c['common_name']} eat?" in question["prompt"])
+        assert (card["diet"] in ("herbivore", "carnivore") and not card.get("diet_detail")) == plain, card["slug"]

@@ -178,8 +178,15 @@ def _list(items, words=None):
     return joined(words.get(i, i) for i in items) if words else joined(items)
 
 
+def _plain_diet(card):
+    """Say whether an animal's diet is the plain kind a child guesses first: a plant eater or a meat eater, no more."""
+    return card["diet"] in ("herbivore", "carnivore") and not card.get("diet_detail")
+
+
 def _diet(cards, rng, difficulty):
-    known = [c for c in cards if c.get("diet")]
+    # Difficulty by how plain the diet is: easy asks plant and meat eaters, hard omnivores and specialists
+    # (a fish eater, an insect eater), medium any.
+    known = [c for c in cards if c.get("diet") and (difficulty == "medium" or _plain_diet(c) == (difficulty == "easy"))]
     if not known:
         raise NoQuestion
     card = rng.choice(known)
