@@ -294,3 +294,50 @@ def classroom_observation(app, rnd, team=None):
 
     with app.app_context():
         return format_of(rnd).observe(rnd, team)
+
+
+def swapped(app, game_id, first, second):
+    """Swap two cards in a stored game's state, wherever they lie (a hand, a pile, the Jungle)."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        text = json.dumps(game.state)
+        marker = "\u0000swap\u0000"
+        game.state = json.loads(text.replace(f'"{first}"', marker).replace(f'"{second}"', f'"{first}"')
+                                .replace(marker, f'"{second}"'))
+        db.session.commit()
+
+
+def test_a_stack_seat_cannot_tell_two_hidden_cards_apart(app):
+    game_id, tokens = start(app, "stack", {"players": ["Ada", "Ben"]}, [{"name": n, "kind": "human"} for n in ("Ada", "Ben")])
+    state = stored_state(app, game_id)
+    other = next(card for card in state["hands"][1] if card not in state["draw"])
+    deck = next(card for card in state["draw"] if stack_kind(card) != stack_kind(other))
+    ada = browser_of(app, game_id, 0, tokens[0])
+    requests = [(ada, f"/play/stack/{game_id}?seat=0", None),
+                (ada, f"/api/games/{game_id}", {"Authorization": f"Bearer {tokens[0]}"})]
+    before = fetched(requests)
+    swapped(app, game_id, other, deck)  # Ben's card and one of the draw pile trade places
+    assert fetched(requests) == before
+
+
+def test_a_dinoblivion_seat_cannot_tell_two_hidden_cards_apart(app):
+    config = {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks"}
+    game_id, tokens = start(app, "dinoblivion", config, [{"name": n, "kind": "human"} for n in ("Ada", "Ben")])
+    state = stored_state(app, game_id)
+    hidden = GAMES["dinoblivion"].hidden(state, 0)
+    # The order of the face-down Jungle is the secret (what is in it, and in each deck, is public knowledge).
+    other = next(card for card in state["jungle"] if card in hidden)
+    jungle = next(card for card in state["jungle"] if card in hidden and card.rsplit("-", 1)[0] != other.rsplit("-", 1)[0])
+    ada = browser_of(app, game_id, 0, tokens[0])
+    requests = [(ada, f"/play/dinoblivion/{game_id}?seat=0", None),
+                (ada, f"/api/games/{game_id}", {"Authorization": f"Bearer {tokens[0]}"})]
+    before = fetched(requests)
+    swapped(app, game_id, other, jungle)  # two cards of the Jungle trade places
+    assert fetched(requests) == before
+
+
+def stack_kind(card):
+    """Return what a Stack-O-Saurus card is (its kind and colour), so a swap changes something real."""
+    from webapp.games import stack
+
+    return stack.KIND[card]
