@@ -714,3 +714,14 @@ def test_a_set_up_offers_only_what_the_chosen_deck_can_be_sorted_by(browser, liv
     assert sort_by.locator("option[value=period]").is_disabled() and not sort_by.locator("option[value=lifespan]").is_disabled()
     page.get_by_label("Deck").select_option("dinosaurs")
     assert sort_by.locator("option[value=lifespan]").is_disabled() and not sort_by.locator("option[value=period]").is_disabled()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_size_comparisons_labels_are_readable_on_a_phone_and_a_projector(browser, live_server, width):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(f"{live_server}/cards/tyrannosaurus")
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.comparison-label')]
+        .filter((label) => label.getBoundingClientRect().height > 0)
+        .map((label) => label.getBoundingClientRect().height)""")
+    assert len(sizes) == 2 and min(sizes) >= 12, sizes  # two labels shown, each at least 12 px tall on the screen
