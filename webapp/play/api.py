@@ -88,7 +88,8 @@ def api_version(game_id):
     if row is None:
         raise AppError(404, "There is no game with that id. It may have been typed wrongly.")
     # A gated game (homework) also changes view when its gate opens or closes.
-    shown = store.view_version(db.session.get(Game, game_id)) if row.settings.get("gate") else str(row.version)
+    gated = db.session.get(Game, game_id) if row.settings.get("gate") else None
+    shown = store.view_version(gated, store.closed(gated)) if gated else str(row.version)
     response = jsonify({"version": row.version})
     response.set_etag(shown)
     response.headers["Cache-Control"] = "no-cache"

@@ -122,9 +122,9 @@ def closed(game):
     return gate(game) if gate else None
 
 
-def view_version(game):
-    """Return what changes whenever a seat's view does: the game's version, and whether its gate is closed."""
-    return f"{game.version}-closed" if closed(game) else str(game.version)
+def view_version(game, reason):
+    """Return what changes whenever a seat's view does: the game's version, and whether its gate is closed (`reason`)."""
+    return f"{game.version}-closed" if reason else str(game.version)
 
 
 def act(game, seat, action):

@@ -26,7 +26,8 @@ class LiveQuiz(WholeClass):
         """Return every answer: the question's words and the option chosen in words."""
         frame = results.answer_rows(rnd)
         frame["team"] = frame["team"].map(self.team_names(rnd))
-        frame["animal"] = frame["card"].map(lambda qid: self.asked(rnd)[qid]["prompt"])
+        prompts = {qid: question["prompt"] for qid, question in self.asked(rnd).items()}
+        frame["animal"] = frame["card"].map(prompts)
         frame["gap"] = self.places(rnd, frame)
         return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
 

@@ -99,6 +99,7 @@ class PracticeAdapter(SoloAdapter):
     def context(self, game, viewer, form=None, error=None):
         observation = store.observe(game, 0)
         key = game.settings["characteristic"]
+        closed = store.closed(game)  # the gate asks the database: once per page
         return {
             "game": game, "obs": observation, "form": form or AnswerForm(formdata=None), "error": error,
             "cards": cards_by_slug(line_slugs(observation)),
@@ -106,7 +107,7 @@ class PracticeAdapter(SoloAdapter):
             "characteristic_key": key,
             "characteristic": CHARACTERISTICS.get(key, {"label": "Diet"}),
             "owner": 0 in held_seats(game),
-            "closed": store.closed(game), "view_version": store.view_version(game),
+            "closed": closed, "view_version": store.view_version(game, closed),
         }
 
     def face_up(self, observation):
