@@ -2,6 +2,7 @@
 
 import math
 import re
+import xml.etree.ElementTree as ET
 
 import pandas as pd
 import pytest
@@ -293,3 +294,39 @@ def test_no_two_unlike_kinds_share_a_generic_outline():
 
 def test_tyrannosaurus_allosaurus_and_albertosaurus_are_drawn_differently():
     assert len({DRAWINGS[s] for s in ("tyrannosaurus", "allosaurus", "albertosaurus")}) == 3
+
+
+# Cards once drawn as another animal (a legless Ambulocetus, horned early ceratopsians, Cambrian animals as sea
+# scorpions or a worm, three unlike giant birds as one ostrich, an orthocone as a squid): each drawing and the
+# only cards it may draw, its own group.
+REDRAWN = {
+    "outlines/walking-whale.svg": ("ambulocetus",),
+    "outlines/psittacosaurus.svg": ("psittacosaurus",),
+    "outlines/protoceratops.svg": ("protoceratops",),
+    "outlines/opabinia.svg": ("opabinia",),
+    "outlines/marrella.svg": ("marrella",),
+    "outlines/hallucigenia.svg": ("hallucigenia",),
+    "outlines/gastornis.svg": ("gastornis",),
+    "outlines/terror-bird.svg": ("titanis",),
+    "outlines/moa.svg": ("giant-moa",),
+    "outlines/orthocone.svg": ("cameroceras",),
+}
+
+
+REDRAWN_CARDS = [(slug, drawn_as, group) for drawn_as, group in REDRAWN.items() for slug in group]
+
+
+@pytest.mark.parametrize(("slug", "drawn_as", "group"), REDRAWN_CARDS, ids=[slug for slug, _, _ in REDRAWN_CARDS])
+def test_redrawn_card_shares_its_drawing_with_no_card_of_another_group(slug, drawn_as, group):
+    assert DRAWINGS[slug] == drawn_as
+    assert {s for s, p in DRAWINGS.items() if p == drawn_as} <= set(group)
+
+
+@pytest.mark.parametrize("drawn_as", REDRAWN)
+def test_each_new_drawing_parses_and_has_a_title(drawn_as):
+    text = (silhouettes.STATIC / drawn_as).read_text()
+    title = ET.fromstring(text).find(f"{{{silhouettes.SVG_NS}}}title")
+    assert title is not None and title.text.strip()
+    (_x, _y, width, height), inner = silhouettes.shape(drawn_as)
+    assert width > 0 and height > 0 and "<path" in inner and "currentColor" in inner
+    assert not re.search(r"<script|style=|href|url\(", text)

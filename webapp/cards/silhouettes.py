@@ -30,11 +30,18 @@ GROUP_OUTLINES = {
     "ornithomimid": ("gallimimus", "deinocheirus"),
     "small-theropod": ("coelophysis", "compsognathus", "herrerasaurus", "liliensternus", "mononykus", "eoraptor"),
     "ceratopsian": ("styracosaurus", "pachyrhinosaurus"),
+    # Early ceratopsians: no horns and no great frill (Psittacosaurus runs on two legs with bristles on its tail).
+    "psittacosaurus": ("psittacosaurus",),
+    "protoceratops": ("protoceratops",),
     "hadrosaur": ("edmontosaurus", "maiasaura", "corythosaurus"),
     "sauropod": ("apatosaurus", "brontosaurus", "camarasaurus", "mamenchisaurus", "argentinosaurus",
                  "dreadnoughtus", "giraffatitan", "amargasaurus", "nigersaurus"),
     "pliosaur": ("liopleurodon", "kronosaurus"),
     "sea-scorpion": ("eurypterus", "pterygotus", "jaekelopterus"),
+    "opabinia": ("opabinia",),
+    "marrella": ("marrella",),
+    "hallucigenia": ("hallucigenia",),
+    "orthocone": ("cameroceras",),
     "millipede": ("arthropleura",),
     "early-tetrapod": ("ichthyostega", "acanthostega", "tiktaalik"),
     "salamander": ("eryops",),
@@ -46,6 +53,7 @@ GROUP_OUTLINES = {
     "bear": ("cave-bear",),
     "elephant": ("deinotherium",),
     "early-whale": ("basilosaurus",),
+    "walking-whale": ("ambulocetus",),
     "sperm-whale": ("livyatan",),
     "edaphosaurus": ("edaphosaurus",),
     "dicynodont": ("lystrosaurus", "placerias"),
@@ -54,6 +62,9 @@ GROUP_OUTLINES = {
     "pareiasaur": ("scutosaurus",),
     "sea-turtle": ("archelon",),
     "eagle": ("argentavis",),
+    "gastornis": ("gastornis",),
+    "terror-bird": ("titanis",),
+    "moa": ("giant-moa",),
 }
 # Living animals drawn by their family's shape; a family not listed keeps its body plan's silhouette.
 FAMILY_OUTLINES = {
