@@ -5,6 +5,7 @@ import re
 import pytest
 from conftest import wait_until
 from markupsafe import escape
+from playwright.sync_api import expect
 
 from webapp.extensions import db
 from webapp.games import cardline, classline
@@ -367,10 +368,10 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
         route.fulfill(response=response, headers={**response.headers, "x-seconds-left": "3.2"})
 
     tones = stage.evaluate("window.tones")
-    stage.route("**/stage/panel", running_out)
+    stage.route("**/stage/panel?*", running_out)
     stage.locator("[data-countdown-number]").filter(has_text=re.compile(r"^[34]$")).wait_for(timeout=5000)
     wait_until(lambda: stage.evaluate("() => window.tones") > tones)  # a tick in the last five seconds
-    stage.unroute("**/stage/panel", running_out)
+    stage.unroute("**/stage/panel?*", running_out)
     assert errors == []
 
     def stale_token(route):  # the stage was opened more than an hour ago: its CSRF token has expired
@@ -452,17 +453,35 @@ def test_the_right_places_keep_their_names_capitals(app):
             "Between Deinosuchus and Deinotherium, or between Deinotherium and T. rex"
 
 
-VALUES_INSIDE = """() => [...document.querySelectorAll('.s-value')].filter((value) => {
-    const box = value.getBoundingClientRect(), face = value.closest('.s-face').getBoundingClientRect();
-    return box.left < face.left - 1 || box.right > face.right + 1 || box.bottom > face.bottom + 1 || box.top < face.top - 1
-        || value.scrollWidth > value.clientWidth + 1;
-}).map((value) => value.textContent.trim())"""
+# Every card of the line on the stage: its value and name inside its card, never scrolled, the name at least 24 px.
+CARDS_MEASURED = """() => [...document.querySelectorAll('.s-line .s-face')].map((face) => {
+    const box = face.getBoundingClientRect();
+    const inside = (el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1
+            && el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1;
+    };
+    const name = face.querySelector('.s-name'), value = face.querySelector('.s-value');
+    return {name: name.textContent.trim(), px: parseFloat(getComputedStyle(name).fontSize),
+            inside: inside(name) && (!value || inside(value))};
+})"""
+LONGEST_LINE = 40  # the most cards a class line round deals (classroom/forms.py), so its line ends 41 long
+
+
+def measure_line(stage, where):
+    """Assert every card of the stage's line is whole and its name at least 24 px; return how many were measured."""
+    cards = stage.evaluate(CARDS_MEASURED)
+    assert cards, where
+    assert [card["name"] for card in cards if not card["inside"]] == [], where
+    assert [(card["name"], card["px"]) for card in cards if card["px"] < 24] == [], where
+    return len(cards)
 
 
 @pytest.mark.browser
-def test_no_value_is_cut_off_on_a_long_line(browser, live_server, teacher_page, new_round_page):
+def test_the_longest_line_shows_in_a_window_nothing_cut_off_and_names_24_px(browser, live_server, teacher_page,
+                                                                           new_round_page):
     teacher = teacher_page
-    code = new_round_page(teacher, count="25", **{"Sort the line by": "length"})
+    code = new_round_page(teacher, count=str(LONGEST_LINE), **{"Sort the line by": "length"})
     url = teacher.url
     student = browser.new_context().new_page()
     student.goto(f"{live_server}/join?code={code}")
@@ -473,13 +492,55 @@ def test_no_value_is_cut_off_on_a_long_line(browser, live_server, teacher_page, 
     stage = popup.value
     teacher.get_by_role("button", name="Start the round").click()
     token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
-    for _ in range(13):  # thirteen cards revealed: a line of fourteen, with wingspans and heights at the shoulder
-        for step in ("reveal", "next"):
-            teacher.request.post(url + "/control", form={"action": step, "csrf_token": token}, max_redirects=0)
+
+    def step(action):
+        teacher.request.post(url + "/control", form={"action": action, "csrf_token": token}, max_redirects=0)
+
+    for turn in range(LONGEST_LINE - 1):  # every card but the last revealed: the line is 40 long, the last to place
+        step("reveal")
+        step("next")
     for width, height in SCREENS:
         for large in (0, 1):
             stage.set_viewport_size({"width": width, "height": height})
             stage.goto(f"{url}/stage?large={large}")
-            stage.locator(".s-line .s-value").first.wait_for()
-            assert stage.locator(".s-line .s-value").count() >= 14
-            assert stage.evaluate(VALUES_INSIDE) == [], (width, height, large)
+            assert measure_line(stage, ("asking", width, height, large)) == 8
+            expect(stage.locator(".s-window")).to_contain_text(f"Cards 1–8 of {LONGEST_LINE}")
+    stage.keyboard.press("ArrowDown")  # the teacher moves the window on: the next eight cards
+    expect(stage.locator(".s-window")).to_contain_text(f"Cards 9–16 of {LONGEST_LINE}")
+    expect(stage.locator(".s-line .s-row").first).to_have_attribute("start", "9")
+    measure_line(stage, "moved")
+    stage.keyboard.press("ArrowUp")
+    expect(stage.locator(".s-window")).to_contain_text(f"Cards 1–8 of {LONGEST_LINE}")
+    step("reveal")  # the reveal shows the window around the right place, its gaps between the cards
+    for width, height in SCREENS:
+        for large in (0, 1):
+            stage.set_viewport_size({"width": width, "height": height})
+            stage.goto(f"{url}/stage?large={large}")
+            assert measure_line(stage, ("revealed", width, height, large)) == 6
+            expect(stage.locator(".s-gap.is-right").first).to_be_visible()
+            expect(stage.locator(".s-window")).to_contain_text("around the right place")
+
+
+
+@pytest.mark.parametrize("count", [3, 5, 6, 8, 9, 14, 41])
+@pytest.mark.parametrize("start", [0, 4, 8, 40, 99])
+def test_a_line_window_shows_a_whole_window_within_the_line_and_a_short_line_whole(count, start):
+    from webapp.classroom.formats.base import REVEAL_WINDOW, WINDOW, WITH_DRAWINGS, line_window
+
+    names = ["Stegosaurus"] * count
+    shown = line_window(names, start)
+    assert 0 <= shown["start"] < shown["stop"] <= count and shown["count"] == count
+    assert shown["stop"] - shown["start"] == min(count, WINDOW)
+    assert shown["compact"] == (count > WITH_DRAWINGS)
+    assert shown["rows"] * shown["per_row"] >= shown["stop"] - shown["start"]
+    for focus in range(count + 1):  # at a reveal, the right place (gap `focus`) is always inside the window
+        around = line_window(names, gaps=True, focus=focus)
+        assert around["start"] <= focus <= around["stop"]
+        assert around["stop"] - around["start"] == min(count, REVEAL_WINDOW)
+
+
+def test_a_name_too_long_for_a_drawn_card_makes_even_a_short_line_compact():
+    from webapp.classroom.formats.base import line_window
+
+    assert not line_window(["Stegosaurus", "Tyrannosaurus"])["compact"]
+    assert line_window(["Stegosaurus", "West Indian Ocean coelacanth"])["compact"]

@@ -8,7 +8,7 @@ from markupsafe import Markup, escape
 from cards_db import schema
 from webapp.cards.silhouettes import drawing
 from webapp.common.characteristics import CHARACTERISTICS
-from webapp.common.words import breakable, name_parts
+from webapp.common.words import breakable, name_line, name_parts
 from webapp.games import words
 from webapp.games.pictures import picture, times
 from webapp.games.words import article, significant
@@ -192,6 +192,7 @@ def init_app(app):
         drawing=drawing,
         breakable=breakable,
         name_parts=name_parts,
+        name_line=name_line,
         chart_number=chart_number,
         sorted_by=lambda key: CHARACTERISTICS[key]["label"].lower(),
         left_end=lambda key: CHARACTERISTICS.get(key, {}).get("left", "lowest on the left"),

@@ -5,7 +5,7 @@ keyboard (static/stage.js: Space for the next step, P to pause). Its live part i
 every second, the same HTML for the same state of the round, so an unchanged stage is a 304.
 """
 
-from flask import g, render_template, url_for
+from flask import g, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
 from webapp.classroom import bp, rounds, screens
@@ -19,8 +19,12 @@ LOBBY_NAMES = 40  # names shown in the lobby; the rest are counted
 
 
 def stage_view(rnd):
-    """Return what the stage shows: the teacher's view of the round, laid out for a projector by its format."""
+    """Return what the stage shows: the teacher's view of the round, laid out for a projector by its format.
+
+    `?from=N` is where the window on a long line starts (↑ and ↓ on the stage move it; the format clamps it).
+    """
     context = screens.teacher_view(rnd)
+    context["line_from"] = max(0, request.args.get("from", 0, type=int))
     fmt = context["fmt"]
     obs = context.get("obs")
     allowed = dict(context["controls"])

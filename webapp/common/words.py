@@ -10,6 +10,7 @@ NAME_ROOTS = ("saurus", "rhynchus", "spondylus", "ceratops", "therium", "cephalu
               "pleurodon", "genia", "sauria", "phorus", "cetus", "cephal", "osteus", "cheirus", "potamus", "selache",
               "pleura", "iferous", "vician", "ceous", "nary", "gene")
 LONG_WORD = 10
+DRAWN_CARD_LINE = 11  # the longest line of a name that a card with its drawing shows at full size
 
 
 def name_parts(name):
@@ -21,6 +22,19 @@ def name_parts(name):
     ['Irish', 'elk']
     """
     return [part for word in name.split() for part in _word_parts(word)]
+
+
+def name_line(name):
+    """Return how many characters the longest line of `name` has on a card: its longest piece, or with three pieces or
+    more its best split on two lines (the card's font is sized so that this line fits).
+
+    >>> name_line("Tyrannosaurus"), name_line("West Indian Ocean coelacanth")
+    (7, 16)
+    """
+    pieces = name_parts(name)
+    if len(pieces) <= 2:
+        return max(map(len, pieces))
+    return min(max(len(" ".join(pieces[:k])), len(" ".join(pieces[k:]))) for k in range(1, len(pieces)))
 
 
 def breakable(name, longer_than=LONG_WORD):

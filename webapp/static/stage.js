@@ -6,7 +6,8 @@
 //
 // Keys (nothing on the stage is typed into): Space does the round's next step (start, reveal, next card)
 // when the round allows it now, as the fragment's data-main says (a presenter's "next" button, which
-// sends → or Page Down, does the same); P pauses or resumes; F switches full screen. A key sends the
+// sends → or Page Down, does the same); P pauses or resumes; F switches full screen; ↑ and ↓ move the window
+// on a long line (the panel is asked for "?from=N", the first card shown). A key sends the
 // control by fetch with the page's CSRF token, as the round page's button would, then the stage refreshes.
 //
 // Sound is off until the teacher switches it on (remembered in this browser): ticks in the last five
@@ -21,6 +22,7 @@
   const MAIN_KEYS = [" ", "Spacebar", "ArrowRight", "PageDown"];
 
   let etag = null;
+  let windowStart = 0;
   let polling = false;
   let sending = false;
   let timer = null;
@@ -146,7 +148,7 @@
     polling = true;
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
-      const response = await fetch(stage.dataset.panel, { headers, cache: "no-cache" });
+      const response = await fetch(`${stage.dataset.panel}?from=${windowStart}`, { headers, cache: "no-cache" });
       if (response.redirected || response.status === 401 || response.status === 403 || response.status === 404) {
         location.reload();  // logged out, or not this teacher's round any more: the page says so
         return;
@@ -202,6 +204,17 @@
     }
   }
 
+  // The window on a long line: a window's worth earlier or later, within the line.
+  function moveWindow(direction) {
+    const line = stage.querySelector("[data-window-count]");
+    if (!line) return;
+    const size = Number(line.dataset.windowSize);
+    const last = Math.max(0, Number(line.dataset.windowCount) - size);
+    windowStart = Math.min(last, Math.max(0, Number(line.dataset.windowStart) + direction * size));
+    etag = null;
+    poll();
+  }
+
   function fullScreen() {
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
     else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
@@ -218,6 +231,9 @@
       if (!event.repeat && screen?.dataset.pause) send(screen.dataset.pause);
     } else if (event.key === "f" || event.key === "F") {
       if (!event.repeat) fullScreen();
+    } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      event.preventDefault();
+      moveWindow(event.key === "ArrowUp" ? -1 : 1);
     }
   });
   // A focused button is pressed on Space's release: Space already did the round's next step.

@@ -14,11 +14,17 @@ from typing import ClassVar
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.clock import seconds
+from webapp.common.words import DRAWN_CARD_LINE, name_line
 from webapp.games.rounds import RoundState
 
 # The line's area on the stage is about this many times as wide as it is high; a card is this many times as high
-# as wide.
-LINE_ASPECT, CARD_HEIGHT, GAP_WIDTH = 3.6, 1.32, 0.6
+# as wide (with its drawing; a compact card, name and value only, is lower).
+LINE_ASPECT, CARD_HEIGHT, COMPACT_HEIGHT, GAP_WIDTH = 3.6, 1.32, 0.55, 0.6
+# How much of a line the stage shows at once, so that every name is at least 24 px on a 1280 x 720 projector:
+# a line this short whole, with drawings; a longer one as a window of compact cards that the teacher moves
+# (↑ and ↓ on the stage); at a reveal, the window around the right place, its gaps between the cards.
+WITH_DRAWINGS, WINDOW = 5, 8
+WITH_DRAWINGS_AND_GAPS, REVEAL_WINDOW = 3, 6
 PODIUM_PLACES = 3
 PODIUM_NAMES = 3  # students named on a step; the rest are counted
 # Where each viewer's partials are: one per format, named as the format (formats may share one).
@@ -256,6 +262,11 @@ class WholeClass(Answered):
                 **self.hardest_part(rnd, context["obs"])}
 
 
+def names_of(line, context):
+    """Return the common names of a line's entries ({"card": slug, ...}), from the context's cards."""
+    return [context["cards"][entry["card"]].common_name for entry in line]
+
+
 def names_in(value):
     """Return every string in a JSON value: the cards an observation names are among them."""
     if isinstance(value, dict):
@@ -275,7 +286,27 @@ def plural(count, noun):
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def line_layout(count, gaps=False):
+def line_window(names, start=0, gaps=False, focus=None):
+    """Return which cards of a line (its cards' `names`) the stage shows, and how: {start, stop, count, compact} and
+    the layout.
+
+    A short line of names that fit a drawn card shows whole, with drawings. Otherwise the stage shows a window of
+    compact cards from `start`, or, at a reveal (`gaps`), the window around gap `focus` (the right place, known once
+    revealed, never before).
+    """
+    count = len(names)
+    whole, size = (WITH_DRAWINGS_AND_GAPS, REVEAL_WINDOW) if gaps else (WITH_DRAWINGS, WINDOW)
+    if count <= whole and all(name_line(name) <= DRAWN_CARD_LINE for name in names):
+        return {"start": 0, "stop": count, "count": count, "compact": False, **line_layout(count, gaps)}
+    if focus is not None:
+        start = focus - size // 2
+    start = max(0, min(start, count - size))
+    stop = min(count, start + size)
+    return {"start": start, "stop": stop, "count": count, "compact": True,
+            **line_layout(stop - start, gaps, COMPACT_HEIGHT)}
+
+
+def line_layout(count, gaps=False, card_height=CARD_HEIGHT):
     """Return how to lay out `count` cards (and the gaps between them) so that they are as big as the line's area allows.
 
     {rows, per_row: cards in a row, columns: a row's width in card widths (with gaps, n cards and n + 1 gaps)};
@@ -285,11 +316,12 @@ def line_layout(count, gaps=False):
     for rows in range(1, max(count, 1) + 1):
         cards = math.ceil(count / rows) if count else 1
         columns = cards + (cards + 1) * GAP_WIDTH if gaps else cards
-        width = min(LINE_ASPECT / columns, 1 / (rows * CARD_HEIGHT))
+        width = min(LINE_ASPECT / columns, 1 / (rows * card_height))
         if width > best[0] + 1e-9:
             best = (width, rows, cards)
     _, rows, cards = best
-    return {"rows": rows, "per_row": cards, "columns": round(cards + (cards + 1) * GAP_WIDTH if gaps else cards, 2)}
+    return {"rows": rows, "per_row": cards, "columns": round(cards + (cards + 1) * GAP_WIDTH if gaps else cards, 2),
+            "card_height": card_height}
 
 
 def podium(rows, score, places=PODIUM_PLACES):

@@ -4,7 +4,7 @@ from typing import ClassVar
 
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
-from webapp.classroom.formats.base import Answered, answer_on, line_layout, names_in, plural, podium
+from webapp.classroom.formats.base import Answered, answer_on, line_window, names_in, names_of, plural, podium
 from webapp.classroom.roster import active_students, captain
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
@@ -46,7 +46,7 @@ class TeamRound(Answered):
                 "can_act": rnd.settings.get("team_mode") == "majority" or (leader and leader.id == student.id)}
 
     def stage_context(self, rnd, context):
-        return {"line": line_layout(len(context["obs"]["line"]))}
+        return {"line": line_window(names_of(context["obs"]["line"], context), context.get("line_from", 0))}
 
     def progress(self, rnd, obs):
         return f"Team Cardline · round {obs['round']}" if rnd.status in ("playing", "paused") else \
