@@ -60,11 +60,18 @@ def dinoblivion_games(seconds, mode="duel", end_trigger="hunting_grounds"):
     return steps, games, time.perf_counter() - start
 
 
-def stack_draws(games):
-    """Play `games` 2-player Stack-O-Saurus games between hard computer players; return how many ran to the draw."""
+# The rule sets the draw count is measured under: the rulebook's, each house rule, both.
+STACK_RULE_SETS = {"the rulebook's rules": {}, "house rule discard_any_time": {"discard_any_time": True},
+                   "house rule sturdy_base": {"sturdy_base": True},
+                   "both house rules": {"discard_any_time": True, "sturdy_base": True}}
+
+
+def stack_draws(games, house_rules=None, players=2):
+    """Play `games` Stack-O-Saurus games between hard computer players; return how many ran to the draw."""
     draws = 0
+    names = [f"P{i}" for i in range(players)]
     for seed in range(games):
-        state = stack.new_game({"players": ["P0", "P1"]}, seed)
+        state = stack.new_game({"players": names, **(house_rules or {})}, seed)
         rng = random.Random(seed)
         while not stack.is_over(state):
             seat = state["turn"]
@@ -79,11 +86,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to run each engine")
     parser.add_argument("--stack-draws", type=int, metavar="GAMES",
-                        help="instead, count Stack-O-Saurus draws in GAMES games between hard computer players")
+                        help="instead, count Stack-O-Saurus draws in GAMES games between hard computer players, "
+                             "under the rulebook's rules and under each house rule")
+    parser.add_argument("--stack-players", type=int, default=2, metavar="N",
+                        help="with --stack-draws: how many hard computer players sit at each game (2 to 6)")
     args = parser.parse_args()
     if args.stack_draws:
-        draws = stack_draws(args.stack_draws)
-        print(f"stack-o-saurus, hard v hard: {draws} draws in {args.stack_draws} games (seeds 0-{args.stack_draws - 1})")
+        for label, house_rules in STACK_RULE_SETS.items():
+            draws = stack_draws(args.stack_draws, house_rules, args.stack_players)
+            print(f"stack-o-saurus, {args.stack_players} hard players, {label}: {draws} draws in {args.stack_draws} games "
+                  f"(seeds 0-{args.stack_draws - 1})")
         return
     steps, games, elapsed = cardline_games(args.seconds)
     print(f"cardline: {steps / elapsed:,.0f} steps/s, {games / elapsed:,.0f} games/s "

@@ -1,14 +1,22 @@
 """Stack-O-Saurus: draw a card, play a card; first to build the Dino Tower wins.
 
 The Dino Tower is a black Apatosaurus followed by the four Balancing Dinosaurs in an order fixed
-at the start. Decisions where the rulebook is silent (also shown to players on the rules page):
+at the start. The rulebook's rules apply unless a house rule is chosen at set-up (each off by
+default, each a key of the config and the state):
 
-- The Apatosaurus is the sturdy base: it cannot be knocked off. A Scared-by-T-Rex or a
-  Tyrannosaurus needs a dinosaur above it. (Otherwise a tower could be lost for good once spare
-  Apatosaurus cards are being thrown away.)
-- You may always discard instead of playing. The rulebook says to discard when you cannot play;
-  it does not forbid keeping a Tyrannosaurus for the right moment, and that choice is where the
-  game's strategy lies.
+- `discard_any_time`: you may discard instead of playing. The rulebook: "If you cannot play,
+  discard one card", so by default a discard is legal only when no play is.
+- `sturdy_base`: the Apatosaurus cannot be scared; a scare needs a dinosaur above it. By the
+  rulebook a Tyrannosaurus "scares the last dinosaur played", so a tower that is only its
+  Apatosaurus loses it (a Scared-by-T-Rex matches a colour, and no colour is black) and must be
+  started again with a new Apatosaurus.
+
+Decisions where the rulebook is silent (also shown to players on the rules page):
+
+- "From then on, if you draw an Apatosaurus discard it" is read as "while every tower is started":
+  once a tower has lost its Apatosaurus, Apatosaurus cards are kept, taken and played again, and
+  when every tower stands once more the spare ones are thrown away again. Thrown-away cards go to
+  the discard pile, so a rebuilt draw pile brings them back: a tower is never lost for good.
 - Drawing: the draw pile, or the top of the discard pile. When the draw pile is empty it is rebuilt
   from the discard pile (shuffled, top card flipped as the new discard pile); that needs at least
   two discarded cards. If neither pile can give a card, the player skips the draw and plays.
@@ -36,6 +44,10 @@ COLOURS = ("blue", "orange", "purple", "green")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_TURNS = 2000
 TOWER_HEIGHT = 5
+# The house rules a set-up may choose, each off by default: the rulebook's rules are the game.
+HOUSE_RULES = ("discard_any_time", "sturdy_base")
+HOUSE_RULE_NAMES = {"discard_any_time": "you may discard instead of playing",
+                    "sturdy_base": "the Apatosaurus cannot be scared"}
 LOG_LENGTH = 12
 
 # Card ids are short strings; KIND maps each to (kind, colour).
@@ -123,6 +135,11 @@ def new_game(config, seed):
         rng.shuffle(order)
     elif not isinstance(order, list) or not all(isinstance(c, str) for c in order) or sorted(order) != sorted(COLOURS):
         raise InvalidConfig("The tower order must name each colour once: " + ", ".join(COLOURS) + ".")
+    rules = {}
+    for rule in HOUSE_RULES:
+        rules[rule] = config.get(rule, False)
+        if not isinstance(rules[rule], bool):
+            raise InvalidConfig(f"'{rule}' (the house rule: {HOUSE_RULE_NAMES[rule]}) is true or false.")
     reference = reference_tower(order)
     deck = [card for card in CARDS if card not in reference]
     rng.shuffle(deck)
@@ -131,6 +148,7 @@ def new_game(config, seed):
         "game": NAME,
         "players": [str(p) for p in players],
         "order": list(order),
+        **rules,
         "reference": reference,
         "draw": deck[:-1],
         "discard": deck[-1:],
@@ -173,6 +191,18 @@ def needs(state, seat):
     return state["order"][len(tower) - 1]
 
 
+def house_rule(state, rule):
+    """Say whether the game plays with house rule `rule`."""
+    # A state saved before the rulebook became the default has no such key: it keeps the rules it
+    # started with, which were both house rules.
+    return state.get(rule, True)
+
+
+def _lowest_scareable(state):
+    """Return the smallest tower a scare can reach: 1 by the rulebook, 2 when the Apatosaurus is a sturdy base."""
+    return 2 if house_rule(state, "sturdy_base") else 1
+
+
 def _can_draw_from_deck(state):
     """Say whether the draw pile, or a rebuild of it from the discard pile, can give a card."""
     return bool(state["draw"]) or len(state["discard"]) >= 2
@@ -191,13 +221,16 @@ def _can_draw_from(state, source):
     return source == "discard" and _can_draw_from_discard(state)
 
 
-def _can_scare(card, tower):
-    """Say whether `card` knocks the top dinosaur off `tower` (never its Apatosaurus)."""
-    return len(tower) >= 2 and tower[-1] in SCARES[card]
+def _can_scare(state, card, tower):
+    """Say whether `card` knocks the top dinosaur off `tower` (its Apatosaurus too, unless it is a sturdy base)."""
+    return len(tower) >= _lowest_scareable(state) and tower[-1] in SCARES[card]
 
 
 def _hand_actions(state, seat):
-    """Return the build and scare actions, then the discards, for the seat's distinct cards in hand order."""
+    """Return the build and scare actions, then the discards, for the seat's distinct cards in hand order.
+
+    By the rulebook a discard is legal only when no play is; the house rule `discard_any_time` always allows it.
+    """
     hand = state["hands"][seat]
     # Card ids are unique, so only a hand-made state repeats one; testing that is cheaper than
     # always de-duplicating.
@@ -205,6 +238,7 @@ def _hand_actions(state, seat):
         hand = dict.fromkeys(hand)
     need = needs(state, seat)
     towers = state["towers"]
+    lowest = _lowest_scareable(state)
     plays = []
     discards = []
     for card in hand:
@@ -213,10 +247,11 @@ def _hand_actions(state, seat):
         if need in builds:
             plays.append(builds[need])
         elif scared:
-            # A tower of one card is just its Apatosaurus, which cannot be scared off.
             for target, tower in enumerate(towers):
-                if len(tower) >= 2 and target != seat and tower[-1] in scared:
+                if len(tower) >= lowest and target != seat and tower[-1] in scared:
                     plays.append(SCARE_ACTIONS[card, target])
+    if plays and not house_rule(state, "discard_any_time"):
+        return plays
     plays += discards
     return plays
 
@@ -253,13 +288,16 @@ def check(state, player, action):
     if not isinstance(card, str) or card not in state["hands"][player]:
         raise IllegalAction("That card is not in your hand.")
     if kind == "discard":
-        return
+        if house_rule(state, "discard_any_time") or _hand_actions(state, player)[0]["type"] == "discard":
+            return
+        raise IllegalAction("You can play a card, so you may not discard: the rulebook lets you discard only "
+                            "when you cannot play.")
     if kind == "play" and needs(state, player) in BUILDS_ON[card]:
         return
     target = action.get("target")
     if kind == "scare" and isinstance(target, int) and not isinstance(target, bool) \
             and 0 <= target < len(state["towers"]) and target != player \
-            and _can_scare(card, state["towers"][target]):
+            and _can_scare(state, card, state["towers"][target]):
         return
     raise IllegalAction(_why_not_play(state, player, action))
 
@@ -294,12 +332,17 @@ def _why_not_play(state, player, action):
         if target == player:
             return "You cannot scare your own tower."
         tower = state["towers"][target]
-        if len(tower) < 2:
-            return "That tower has no dinosaur above its Apatosaurus, and the Apatosaurus cannot fall."
+        if not tower:
+            return "That tower is not started yet: it has no dinosaur to scare."
+        if len(tower) < _lowest_scareable(state):
+            return ("That tower has no dinosaur above its Apatosaurus, and the Apatosaurus cannot fall "
+                    "(the house rule of the sturdy base).")
         if kind not in ("scare", "trex"):
             return "Only a Scared-by-T-Rex or a Tyrannosaurus card scares a dinosaur."
         if KIND[tower[-1]][0] == "pterodactyl":
             return "A Lucky Pterodactyl can fly: only a Tyrannosaurus scares it."
+        if KIND[tower[-1]][0] == "apatosaurus":
+            return "No Scared-by-T-Rex card is black: only a Tyrannosaurus scares the Apatosaurus."
         return f"This Scared-by-T-Rex is {colour}: it only scares a {colour} dinosaur."
     return "Choose draw, play, scare or discard."
 
@@ -469,6 +512,7 @@ def observation(state, viewer=None):
         "discard_takeable": _can_draw_from_discard(state),
         "discard_under": state.get("under", 0),
         "reference": list(state.get("reference", [])),
+        "house_rules": {rule: house_rule(state, rule) for rule in HOUSE_RULES},
         "turn": state["turn"],
         "phase": state["phase"],
         "turns": state["turns"],
@@ -488,14 +532,20 @@ def hidden(state, viewer):
 
 
 def example_configs():
-    """Return small valid set-ups for tests: 2 players with a random tower order, 4 with a given one."""
+    """Return small valid set-ups for tests: 2 players with a random tower order and the rulebook's rules,
+    4 with a given order and both house rules, 3 with one house rule each way."""
     return [{"players": ["Ada", "Ben"]},
-            {"players": ["Ada", "Ben", "Cy", "Dee"], "order": ["green", "purple", "orange", "blue"]}]
+            {"players": ["Ada", "Ben", "Cy", "Dee"], "order": ["green", "purple", "orange", "blue"],
+             "discard_any_time": True, "sturdy_base": True},
+            {"players": ["Ada", "Ben", "Cy"], "discard_any_time": True},
+            {"players": ["Ada", "Ben", "Cy"], "sturdy_base": True}]
 
 
-# Computer players see only their observation. "easy" plays at random; "medium" is greedy (build,
+# Computer players see only their observation and choose among the legal actions, so they keep
+# whichever rules the game was set up with. "easy" plays at random; "medium" is greedy (build,
 # else scare, else discard at random); "hard" plans: it picks up useful discards, stops a player
-# about to win, saves Pterodactyls for gaps and discards what its tower no longer needs.
+# about to win, saves Pterodactyls for gaps and discards what its tower no longer needs (a
+# Tyrannosaurus it may not discard goes to the tallest tower).
 BOT_LEVELS = ("easy", "medium", "hard")
 
 
@@ -569,9 +619,12 @@ def _planner(observation, actions, rng, hold_until=3):
     if worth:
         return max(worth, key=lambda a: (len(players[a["target"]]["tower"]),
                                          KIND[a["card"]][0] != "trex", rng.random()))
+    discards = [a for a in actions if a["type"] == "discard"]
+    if not discards:
+        # By the rulebook a player who can play must: the Tyrannosaurus goes to the tallest tower.
+        return max(scares, key=lambda a: (len(players[a["target"]]["tower"]), rng.random()))
     # Discard what helps us least, and never what the next player needs.
     others_need = {p["needs"] for p in players if p["seat"] != me}
-    discards = [a for a in actions if a["type"] == "discard"]
     scores = {a["card"]: _usefulness(observation, a["card"])
               + (6 if any(_useful_to(a["card"], need) for need in others_need) else 0)
               for a in discards}
