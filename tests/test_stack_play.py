@@ -1,8 +1,10 @@
 """Stack-O-Saurus in the browser: set-up, hot-seat privacy, actions with reasons, join codes."""
 
 import re
+from html import unescape
 
 import pytest
+from conftest import posted, seat_fields
 
 from webapp.common.codes import ALPHABET as JOIN_ALPHABET
 from webapp.extensions import db
@@ -14,6 +16,90 @@ from webapp.play import store
 def test_chosen_tower_order_is_used(games, app, client):
     url = games.stack(client, order_mode="chosen", order=("green", "blue", "orange", "purple"))
     assert games.state(url)["order"] == ["green", "blue", "orange", "purple"]
+
+
+HOUSE_RULE_LABELS = {"discard_any_time": "House rule: you may discard instead of playing",
+                     "sturdy_base": "House rule: the Apatosaurus cannot be scared"}
+
+
+def test_the_set_up_form_offers_both_house_rules_unticked(client):
+    page = client.get("/play/stack/new").get_data(as_text=True)
+    for rule, label in HOUSE_RULE_LABELS.items():
+        box = re.search(rf'<input[^>]*name="{rule}"[^>]*>', page).group(0)
+        assert 'type="checkbox"' in box and "checked" not in box
+        assert re.search(rf'<label for="{rule}">{label}', page)
+
+
+def start_with(client, kinds=("human", "human"), **ticked):
+    """Start a Stack-O-Saurus game at one screen with the house rules ticked; return its page's address."""
+    form = {"players": str(len(kinds)), "order_mode": "chosen", "first": "blue", "second": "orange",
+            "third": "purple", "fourth": "green", **seat_fields(kinds)}
+    return posted(client, "/play/stack/new", {**form, **{rule: "y" for rule, on in ticked.items() if on}})
+
+
+@pytest.mark.parametrize("ticked", [{}, {"discard_any_time": True}, {"sturdy_base": True},
+                                    {"discard_any_time": True, "sturdy_base": True}])
+def test_the_house_rules_chosen_at_set_up_reach_the_engine_and_the_board(games, client, ticked):
+    url = start_with(client, **ticked)
+    state = games.state(url)
+    assert {rule: state[rule] for rule in stack.HOUSE_RULES} == {rule: rule in ticked for rule in stack.HOUSE_RULES}
+    html = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
+    rules = re.search(r'<p class="house-rules">(.*?)</p>', html, re.DOTALL).group(1)
+    for rule, name in stack.HOUSE_RULE_NAMES.items():
+        assert (name in rules) == (rule in ticked)
+    assert ("no house rules" in rules) == (not ticked)
+
+
+def set_table(app, url, **changes):
+    """Change the stored game's state: hands, towers, whose turn."""
+    with app.app_context():
+        game = db.session.get(Game, url.rsplit("/", 1)[1])
+        game.state = dict(game.state, **changes)
+        db.session.commit()
+
+
+def discard_buttons(page):
+    """Return the cards the page offers to discard."""
+    return set(re.findall(r'name="card" value="([^"]+)">(?:(?!</form>).)*name="type" value="discard"', page, re.DOTALL))
+
+
+@pytest.mark.parametrize("discard_any_time", [False, True])
+def test_discard_is_offered_only_when_the_rules_allow_it(games, app, client, discard_any_time):
+    url = start_with(client, discard_any_time=discard_any_time)
+    set_table(app, url, phase="play", turn=0, towers=[[], []], hands=[["apato-1", "blue-1"], ["green-1"]])
+    page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
+    assert discard_buttons(page) == ({"apato-1", "blue-1"} if discard_any_time else set())
+    assert "P0, your turn: play or discard a card" in page if discard_any_time else "P0, your turn: play a card" in page
+    response = client.post(url + "/act", data={"seat": "0", "type": "discard", "card": "blue-1"})
+    if discard_any_time:
+        assert response.status_code == 302 and games.state(url)["discard"][-1] == "blue-1"
+    else:
+        assert response.status_code == 409 and "You can play a card, so you may not discard" in response.get_data(as_text=True)
+        assert games.state(url)["hands"][0] == ["apato-1", "blue-1"]
+    # With nothing to play, a discard is offered under either rule set.
+    set_table(app, url, phase="play", turn=0, towers=[[], []], hands=[["orange-1", "blue-1"], ["green-1"]])
+    page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
+    assert discard_buttons(page) == {"orange-1", "blue-1"}
+    assert "P0, your turn: you cannot play, so discard a card" in page
+
+
+@pytest.mark.parametrize("sturdy_base", [False, True])
+def test_a_lone_apatosaurus_is_offered_as_a_tyrannosaurus_target_unless_it_is_a_sturdy_base(games, app, client,
+                                                                                            sturdy_base):
+    url = start_with(client, kinds=("human", "human", "human"), sturdy_base=sturdy_base)
+    set_table(app, url, phase="play", turn=0, towers=[["apato-1"], ["apato-2"], ["apato-3", "blue-1"]],
+              hands=[["trex-1", "green-3"], ["green-1"], ["green-2"]])
+    page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
+    form = page[page.index('value="trex-1"'):]
+    options = re.findall(r'<option value="(\d)">', form[form.index("<select"):form.index("</select>")])
+    assert options == (["2"] if sturdy_base else ["1", "2"])
+    response = client.post(url + "/act", data={"seat": "0", "type": "scare", "card": "trex-1", "target": "1"})
+    if sturdy_base:
+        assert response.status_code == 409 and "Apatosaurus cannot fall" in response.get_data(as_text=True)
+    else:
+        assert response.status_code == 302 and games.state(url)["towers"][1] == []
+        page = unescape(client.get(url, query_string={"seat": "1"}).get_data(as_text=True))
+        assert "P0's Tyrannosaurus scared off P1's Apatosaurus (black)." in page
 
 
 @pytest.mark.parametrize(("data", "message"), [
@@ -128,9 +214,12 @@ def test_only_the_moves_the_rules_allow_are_offered(games, app, client):
     options = re.findall(r'<option value="(\d)">([^<]+)</option>', select)
     assert options == [("1", "P1")]  # a tower with nothing it can scare is not offered
     with app.app_context():
-        playable = {a["card"] for a in store.legal_actions(db.session.get(Game, game_id), 0) if a["type"] == "play"}
+        legal = store.legal_actions(db.session.get(Game, game_id), 0)
+    playable = {a["card"] for a in legal if a["type"] == "play"}
     offered = set(re.findall(r'name="card" value="([^"]+)">\s*<button class="button" name="type" value="play">', page))
     assert offered == playable and "apato" not in str(state["towers"][0])  # no Apatosaurus down: only one fits
+    # The scare is a play, so by the rulebook no card may be discarded, and none is offered.
+    assert discard_buttons(page) == {a["card"] for a in legal if a["type"] == "discard"} == set()
 
 
 def test_towers_rise_beside_the_dino_tower_to_build_and_a_scared_dinosaur_falls_off(games, app, client):

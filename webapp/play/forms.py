@@ -75,6 +75,11 @@ class NewStackForm(SeatsForm):
     second = SelectField("2nd", choices=options(COLOUR_CHOICES), default="orange")
     third = SelectField("3rd", choices=options(COLOUR_CHOICES), default="purple")
     fourth = SelectField("4th", choices=options(COLOUR_CHOICES), default="green")
+    # The rulebook by default; each departure from it is a house rule a teacher may choose.
+    discard_any_time = BooleanField("House rule: you may discard instead of playing (the rulebook lets you "
+                                    "discard only when you cannot play)")
+    sturdy_base = BooleanField("House rule: the Apatosaurus cannot be scared (by the rulebook a Tyrannosaurus "
+                               "scares it off a tower that is only its Apatosaurus)")
     submit = SubmitField("Start the game")
 
     def validate_fourth(self, field):
@@ -86,6 +91,10 @@ class NewStackForm(SeatsForm):
         if self.order_mode.data != "chosen":
             return None
         return [self.first.data, self.second.data, self.third.data, self.fourth.data]
+
+    def house_rules(self):
+        """Return the chosen house rules as engine config: each true or false."""
+        return {"discard_any_time": self.discard_any_time.data, "sturdy_base": self.sturdy_base.data}
 
 
 class DinoblivionSeatForm(Form):

@@ -56,7 +56,7 @@ class StackAdapter(Adapter):
 
     def start(self, form):
         seats = form.chosen_seats()
-        config = {"players": [seat["name"] for seat in seats], "order": form.tower_order()}
+        config = {"players": [seat["name"] for seat in seats], "order": form.tower_order(), **form.house_rules()}
         return store.create_game("stack", config, seats, mode="table", settings={})
 
     def action(self, game, seat, form):
@@ -85,6 +85,9 @@ class StackAdapter(Adapter):
             "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
             "playable": {a["card"] for a in actions if a["type"] in ("play", "scare")},
             "scareable": {(a["card"], a["target"]) for a in actions if a["type"] == "scare"},
+            "discardable": {a["card"] for a in actions if a["type"] == "discard"},
+            "house_rules": [stack.HOUSE_RULE_NAMES[rule] for rule, chosen in observation["house_rules"].items()
+                            if chosen],
         }
 
 
