@@ -6,6 +6,7 @@ import re
 
 from markupsafe import escape
 
+from webapp.classroom.formats.team import NO_MOVE
 from webapp.extensions import db
 from webapp.filters import format_mass
 from webapp.games import cardline, classline
@@ -70,11 +71,15 @@ def test_team_csv_numbers_teams_as_the_screen_and_rebuilds_each_turns_line(class
 
     vote(0, team_of[0][:1])
     teacher.post(url + "/control", data={"action": "skip"})  # a vote in, then the turn passed: the line is unchanged
+    expected.append(("Team 1", NO_MOVE))  # and the CSV says the team placed no card that turn
     vote(1, team_of[1])
     vote(0, team_of[0])
     line, gap, card = vote(1, team_of[1], right=False)
     teacher.post(url + "/control", data={"action": "end"})
-    assert [(row["team"], row["place"]) for row in csv_rows(teacher, url)] == expected
+    rows = csv_rows(teacher, url)
+    assert [(row["team"], row["place"]) for row in rows] == expected
+    assert [row["turn"] for row in rows if row["place"] == NO_MOVE] == [rows[0]["turn"]]  # the turn Ada voted in
+    assert [int(row["turn"]) for row in rows] == sorted(int(row["turn"]) for row in rows)
     page = teacher.get(url).get_data(as_text=True)
     assert re.search(rf">{escape(names[card])}</a></td><td>0 of 2</td><td>{escape(place(line, gap, names))}<", page)
 

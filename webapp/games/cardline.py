@@ -241,6 +241,7 @@ def observation(state, viewer=None):
         # The seat whose turn passed without a card (a team's time ran out, or the teacher skipped it), if that was
         # the last thing to happen.
         "last_passed": state.get("last_passed"),
+        "passed_turns": [list(turn) for turn in state.get("passed_turns", [])],  # [turn number, seat], oldest first
     }
 
 
@@ -325,8 +326,10 @@ def pass_turn(state):
     seat = state["turn"]
     passed = list(state.get("passed_by") or [0] * len(state["players"]))
     passed[seat] += 1
+    turns = [*state.get("passed_turns", []), [turn_number(state), seat]]
     return _advance({**state, "round": dict(state["round"]), "hands": [list(h) for h in state["hands"]],
-                     "passes": state.get("passes", 0) + 1, "passed_by": passed, "last_passed": seat})
+                     "passes": state.get("passes", 0) + 1, "passed_by": passed, "last_passed": seat,
+                     "passed_turns": turns})
 
 
 def turn_number(state):

@@ -2,11 +2,15 @@
 
 from typing import ClassVar
 
+import pandas as pd
+
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_window, names_in, names_of, plural, podium
 from webapp.classroom.roster import active_students, captain
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
+
+NO_MOVE = "no card placed: the time ran out or the turn was skipped"
 
 
 class TeamRound(Answered):
@@ -85,6 +89,16 @@ class TeamRound(Answered):
 
     def team_names(self, rnd):
         return {player["seat"]: player["name"] for player in self.observe(rnd)["players"]}
+
+    def csv_frame(self, rnd):
+        """Every answer, and a row for each turn a team placed no card (its time ran out, or the turn was skipped)."""
+        frame = self.answers_frame(rnd)
+        names = self.team_names(rnd)
+        passes = pd.DataFrame([{"turn": turn, "team": names[seat], "place": NO_MOVE}
+                               for turn, seat in self.observe(rnd)["passed_turns"]], columns=["turn", "team", "place"])
+        if passes.empty:
+            return frame
+        return pd.concat([frame, passes], ignore_index=True).sort_values("turn", kind="stable")[frame.columns]
 
     def places(self, rnd, frame):
         # Team Cardline keeps only the line now. Cards only ever join it, in place, and a card leaves its team's
