@@ -341,3 +341,70 @@ def stack_kind(card):
     from webapp.games import stack
 
     return stack.KIND[card]
+
+
+def changed(app, model, row_id, change):
+    """Apply `change(state)` to a stored game's or round's state (a copy of it, stored back)."""
+    with app.app_context():
+        row = db.session.get(model, row_id)
+        state = json.loads(json.dumps(row.state))
+        change(state)
+        row.state = state
+        db.session.commit()
+
+
+def class_screens(teacher, url, code, students):
+    """Every page and fragment a round's students and teacher fetch while a card or question is asked."""
+    requests = [(student, f"/r/{code}{page}", None) for student in students for page in ("", "/panel")]
+    return requests + [(teacher, url + page, None) for page in ("", "/panel", "/stage", "/stage/panel")]
+
+
+def test_a_class_cannot_tell_the_diet_of_the_card_to_sort(classroom, app, teacher):
+    from webapp.models import Card, Round
+
+    url, code, students = classroom.play_started(teacher, ("Ada", "Ben"), format="class_diet", turn_seconds="0",
+                                                 count="4")
+    rnd = classroom.round(url)
+    card = rnd.state["cards"][rnd.state["turn"]]
+    requests = class_screens(teacher, url, code, students)
+    before = fetched(requests)
+    other = next(diet for diet in ("carnivore", "herbivore", "omnivore") if diet != rnd.state["values"][card])
+    changed(app, Round, rnd.id, lambda state: state["values"].__setitem__(card, other))
+    with app.app_context():
+        db.session.scalar(db.select(Card).where(Card.slug == card)).diet = other
+        db.session.commit()
+    assert fetched(requests) == before
+
+
+def test_a_class_cannot_tell_which_option_of_a_live_quiz_question_is_right(classroom, app, teacher):
+    from webapp.models import Round
+
+    url, code = classroom.live_quiz(teacher)
+    students = [classroom.join(code, name) for name in ("Ada", "Ben")]
+    teacher.post(url + "/control", data={"action": "start"})
+    rnd = classroom.round(url)
+    question = rnd.state["questions"][rnd.state["turn"]]
+    other = next(option["id"] for option in question["options"] if option["id"] != question["answer"])
+    requests = class_screens(teacher, url, code, students)
+    before = fetched(requests)
+    changed(app, Round, rnd.id, lambda state: state["questions"][state["turn"]].__setitem__("answer", other))
+    # Only the teacher's own panel may know the answer (the class's screens and the stage must not).
+    teacher_only = {url, url + "/panel"}
+    now = fetched(requests)
+    assert [b for (_, where, _), b in zip(requests, before, strict=True) if where not in teacher_only] == \
+        [n for (_, where, _), n in zip(requests, now, strict=True) if where not in teacher_only]
+
+
+def test_a_homework_child_cannot_tell_the_period_of_the_card_to_place(classroom, app, teacher):
+    from webapp.models import Student
+
+    url, code = classroom.new_round(teacher, format="self_paced", characteristic="period", count="4")
+    eve = classroom.join(code, "Eve")
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    teacher.post(url + "/control", data={"action": "start"})
+    with app.app_context():
+        game_id = db.session.scalar(db.select(Student.game_id).where(Student.nickname == "Eve"))
+        card = store.observe(db.session.get(Game, game_id), 0)["current"]
+    requests = [(eve, game_url, None), (teacher, url, None), (teacher, url + "/panel", None),
+                (teacher, url + "/stage", None), (teacher, url + "/stage/panel", None)]
+    assert_indistinguishable(app, requests, Game, game_id, card)
