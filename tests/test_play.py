@@ -63,6 +63,21 @@ def test_placing_a_card_by_form(games, app, client):
     assert "Pass the device to P1" in html
 
 
+def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
+    url = games.cardline(client)
+    game_id = url.rsplit("/", 1)[1]
+    shown = re.search(r'name="seen" value="(\d+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
+    first = games.state(url)["hands"][0][0]
+    assert client.post(f"/play/cardline/{game_id}/place", data={"seat": "0", "card": first, "gap": "0",
+                                                                "seen": shown}).status_code == 302
+    before = games.state(url)
+    card = before["hands"][1][0]  # a second tab still showing the first board sends a move for the next turn
+    stale = client.post(f"/play/cardline/{game_id}/place", data={"seat": "1", "card": card, "gap": "0", "seen": shown})
+    page = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "nothing was played" in page and "The line" in page
+    assert games.state(url) == before
+
+
 def test_wrong_placement_says_where_the_card_belonged(games, app, client):
     url = games.cardline(client)
     state = games.state(url)

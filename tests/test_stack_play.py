@@ -130,6 +130,16 @@ def test_colours_carry_a_symbol_and_a_name(games, client):
         assert f"{name} {symbol}" in html
 
 
+def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
+    url = games.stack(client, order_mode="chosen")
+    shown = re.search(r'name="seen" value="(\d+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
+    assert client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck", "seen": shown}).status_code == 302
+    before = games.state(url)
+    stale = client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck", "seen": shown})
+    assert stale.status_code == 409 and "nothing was played" in stale.get_data(as_text=True)
+    assert games.state(url) == before
+
+
 def test_draw_then_an_illegal_play_is_explained_and_changes_nothing(games, app, client):
     url = games.stack(client, order_mode="chosen")
     client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck"})

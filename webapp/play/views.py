@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from flask import redirect, render_template, session, url_for
+from flask import redirect, render_template, request, session, url_for
 
 from cards_db.schema import DECKS
 from webapp.common.characteristics import CHARACTERISTICS
@@ -40,12 +40,19 @@ def game(kind, game_id):
     return render_template(adapter.board_template, **adapter.context(found, viewer))
 
 
+STALE_BOARD = "The game has moved on since this page was shown (another tab, or another player): nothing was played. Here is the board as it is now."
+
+
 def move(kind, game_id):
     """Make one move for a seat this browser holds; a refused move shows the board again with the reason."""
     adapter, found = game_of_kind(kind, game_id)
     seat = adapter.moving_seat(found)
     form = adapter.move_form(found, seat)
     try:
+        # A board sends the version it showed: a move from a page the game has since left (another tab, or
+        # another player moved) is refused, and the board as it is now shown, rather than applied to a turn it never showed.
+        if request.form.get("seen", found.version, type=int) != found.version:
+            raise AppError(409, STALE_BOARD)
         store.act(found, seat, adapter.action(found, seat, form))
     except AppError as error:
         page = render_template(adapter.board_template, **adapter.context(found, seat, form, error.message))
