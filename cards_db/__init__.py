@@ -1,5 +1,5 @@
-"""The card database: CSV files of cards, their schema, and a validating loader."""
+"""The card database: CSV files of cards, their schema, their bibliography, and a validating loader."""
 
-from cards_db.loader import CardDataError, parse_sources, read_cards, read_deck, read_periods
+from cards_db.loader import CardDataError, read_card_files, read_cards, read_deck, read_periods
 
-__all__ = ["CardDataError", "parse_sources", "read_cards", "read_deck", "read_periods"]
+__all__ = ["CardDataError", "read_card_files", "read_cards", "read_deck", "read_periods"]

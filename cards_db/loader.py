@@ -7,13 +7,18 @@ import hashlib
 import math
 import re
 from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd
 
 from cards_db import schema
+from cards_db.figures import quoted_figures
 
 DATA_DIR = Path(__file__).parent / "data"
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SOURCE_ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DOI_PATTERN = re.compile(r"^10\.\d{4,9}/\S+$")
 PERIOD_COLUMNS = ["period", "era", "start_ma", "end_ma", "color_hex", "label_text_color", "climate",
                   "climate_source"]
 EXTINCTION_COLUMNS = ["name", "ma", "period_ending", "explanation", "source"]
@@ -101,13 +106,24 @@ def read_deck(deck, data_dir=DATA_DIR, periods=None):
     _check_size_measures(frame, deck, path)
     if deck == "dinosaurs":
         _check_periods(frame, path, read_periods(data_dir) if periods is None else periods)
-    _check_sources(frame, path)
+    _check_range_notes(frame, path)
+    _check_lifespan_record(frame, path)
+    _check_facts(frame, path)
     frame.insert(1, "deck", deck)
     return frame
 
 
-def read_cards(data_dir=DATA_DIR):
-    """Return (periods, cards) for all decks, with slugs unique across decks."""
+class CardFiles(NamedTuple):
+    """Everything in the card data folder, validated: periods, cards, works and citations."""
+
+    periods: pd.DataFrame
+    cards: pd.DataFrame
+    sources: pd.DataFrame
+    citations: pd.DataFrame
+
+
+def read_card_files(data_dir=DATA_DIR):
+    """Return periods, cards (slugs unique across decks), works and citations, all checked."""
     periods = read_periods(data_dir)
     decks = [read_deck(deck, data_dir, periods) for deck in schema.DECKS]
     cards = pd.concat(decks, ignore_index=True)
@@ -119,7 +135,227 @@ def read_cards(data_dir=DATA_DIR):
             Path(data_dir) / schema.DECK_FILES[deck], None, "slug",
             f"slug {slug!r} is used by more than one card",
         )
-    return periods, cards
+    sources = read_sources(data_dir)
+    citations = read_citations(data_dir, cards, sources)
+    _check_cited(cards, citations, data_dir)
+    return CardFiles(periods, cards, sources, citations)
+
+
+def read_cards(data_dir=DATA_DIR):
+    """Return (periods, cards) for all decks, every file checked (the bibliography too)."""
+    files = read_card_files(data_dir)
+    return files.periods, files.cards
+
+
+def read_denied_hosts(data_dir=DATA_DIR):
+    """Return the hosts no citation may link to (denied_hosts.txt: one a line, '#' starts a comment)."""
+    path = Path(data_dir) / schema.DENIED_HOSTS_FILE
+    if not path.exists():
+        return set()
+    lines = (line.partition("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return {normal_host(line) for line in lines if line}
+
+
+def normal_host(host):
+    """Return a host as compared with the denylist: lower case, no trailing dot, no 'www.'.
+
+    >>> normal_host("WWW.Piglix.com.")
+    'piglix.com'
+    """
+    host = host.strip().lower().rstrip(".")
+    return host.removeprefix("www.")
+
+
+def denied_entry(url, denied_hosts):
+    """Return the denylist entry that covers `url`'s host (the host or a parent domain), or None.
+
+    >>> denied_entry("https://en.m.wikipedia.org/wiki/X", {"wikipedia.org"})
+    'wikipedia.org'
+    >>> denied_entry("https://www.nhm.ac.uk/a", {"piglix.com"}) is None
+    True
+    """
+    labels = normal_host(urlsplit(url).hostname or "").split(".")
+    for start in range(len(labels) - 1):
+        parent = ".".join(labels[start:])
+        if parent in denied_hosts:
+            return parent
+    return None
+
+
+SEARCH_KEYS = {"q", "query", "search", "searchterm", "s", "keyword", "keywords", "diff", "oldid"}
+
+
+def is_search_or_edit_page(url):
+    """Say whether `url` is a search-result, edit or page-history page rather than a page of a work.
+
+    >>> is_search_or_edit_page("https://www.nhm.ac.uk/search?q=stegosaurus")
+    True
+    >>> is_search_or_edit_page("https://www.fishbase.se/summary/SpeciesSummary.php?ID=2")
+    False
+    """
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    segments = [segment.lower() for segment in parts.path.split("/")]
+    return bool(SEARCH_KEYS & set(query)) or query.get("action") == ["edit"] or "search" in segments
+
+
+def is_wikipedia(url):
+    """Say whether `url` is on any Wikipedia (any language, mobile or not)."""
+    host = normal_host(urlsplit(url).hostname or "")
+    return host == "wikipedia.org" or host.endswith(".wikipedia.org")
+
+
+def is_english_wikipedia_article(url):
+    """Say whether `url` is an article of English Wikipedia itself: https://en.wikipedia.org/wiki/…"""
+    parts = urlsplit(url)
+    return (parts.scheme in ("http", "https") and (parts.hostname or "") == schema.WIKIPEDIA_HOST
+            and parts.path.startswith("/wiki/") and len(parts.path) > len("/wiki/"))
+
+
+def read_sources(data_dir=DATA_DIR):
+    """Return the works cards cite (sources.csv), each checked: id, kind, a paper's journal, its links."""
+    path = Path(data_dir) / schema.SOURCES_FILE
+    frame = read_csv(path)
+    _require_columns(frame, schema.SOURCE_COLUMNS, path)
+    frame = frame[schema.SOURCE_COLUMNS].copy()
+    denied_hosts = read_denied_hosts(data_dir)
+    seen = set()
+    for index, work in frame.iterrows():
+        line = row_number(index)
+        if not SOURCE_ID_PATTERN.match(work["id"]):
+            raise CardDataError(path, line, "id",
+                                f"{work['id']!r}: an id is lowercase letters, digits and single hyphens")
+        if work["id"] in seen:
+            raise CardDataError(path, line, "id", f"{work['id']!r} is the id of another work above")
+        seen.add(work["id"])
+        line = f"{line} (work {work['id']!r})"
+        _check_work(work, path, line, denied_hosts)
+    return frame
+
+
+def _check_work(work, path, line, denied_hosts):
+    if work["kind"] not in schema.SOURCE_KINDS:
+        raise CardDataError(path, line, "kind", f"{work['kind']!r} is not a kind of work a card may cite "
+                                                f"(one of: {', '.join(schema.SOURCE_KINDS)})")
+    if not work["title"]:
+        raise CardDataError(path, line, "title", "is empty: every work needs its title")
+    if work["year"] and not re.fullmatch(r"\d{4}", work["year"]):
+        raise CardDataError(path, line, "year", f"{work['year']!r} is not a year")
+    if work["doi"] and not DOI_PATTERN.match(work["doi"]):
+        raise CardDataError(path, line, "doi", f"{work['doi']!r} is not a bare DOI (10.xxxx/…)")
+    if work["kind"] == "paper" and not ((work["container"] and work["year"]) or work["doi"]):
+        column = "doi" if work["container"] and not work["year"] else "container"
+        raise CardDataError(path, line, column, "a paper needs its journal (container) and year, or a DOI")
+    url = work["url"]
+    if not url:
+        if work["kind"] == "wikipedia":
+            raise CardDataError(path, line, "url", "a Wikipedia work needs the address of its article")
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise CardDataError(path, line, "url", f"{url!r} is not a web address (http:// or https://)")
+    entry = denied_entry(url, denied_hosts)
+    if entry:
+        raise CardDataError(path, line, "url", f"{parts.hostname!r} is on the denylist ({entry} in "
+                                               f"{schema.DENIED_HOSTS_FILE}): cite the work itself, not a copy, "
+                                               "a wiki, a blog, a forum or a news story about it")
+    if is_search_or_edit_page(url):
+        raise CardDataError(path, line, "url", f"{url!r} is a search-result, edit or history page: "
+                                               "link to the page of the work itself")
+    if is_wikipedia(url) and not is_english_wikipedia_article(url):
+        raise CardDataError(path, line, "url", f"{url!r}: Wikipedia is cited only as an article of "
+                                               f"https://{schema.WIKIPEDIA_HOST}/wiki/…, not a mobile page, "
+                                               "another edition or a copy")
+    if (work["kind"] == "wikipedia") != is_wikipedia(url):
+        problem = ("a Wikipedia work links to its article on en.wikipedia.org" if work["kind"] == "wikipedia"
+                   else "links to Wikipedia: its kind must be 'wikipedia'")
+        raise CardDataError(path, line, "url" if work["kind"] == "wikipedia" else "kind", problem)
+
+
+def split_fields(text):
+    """Split a citation's fields cell ('length_m, mass_kg') into field names."""
+    return [field.strip() for field in text.split(",") if field.strip()]
+
+
+def read_citations(data_dir, cards, sources):
+    """Return the citations (citations.csv), each naming a card, fields of its deck and a known work."""
+    path = Path(data_dir) / schema.CITATIONS_FILE
+    frame = read_csv(path)
+    _require_columns(frame, schema.CITATION_COLUMNS, path)
+    frame = frame[schema.CITATION_COLUMNS].copy()
+    decks = dict(zip(cards["slug"], cards["deck"], strict=True))
+    ids = set(sources["id"])
+    for index, citation in frame.iterrows():
+        line = row_number(index)
+        slug = citation["slug"]
+        if slug not in decks:
+            raise CardDataError(path, line, "slug", f"{slug!r} is not the slug of any card")
+        line = f"{line} (card {slug!r})"
+        if citation["source"] not in ids:
+            raise CardDataError(path, line, "source",
+                                f"{citation['source']!r} is not the id of a work in {schema.SOURCES_FILE}")
+        fields = split_fields(citation["fields"])
+        if not fields:
+            raise CardDataError(path, line, "fields", "names no field: say which of the card's values the work gives")
+        citable = [f for f in schema.CITABLE if f in schema.DECK_COLUMNS[decks[slug]]]
+        for field in fields:
+            if field not in citable:
+                raise CardDataError(path, line, "fields", f"{field!r} is not a field a citation can name on a "
+                                                          f"{decks[slug]} card (one of: {', '.join(citable)})")
+    frame["field_list"] = frame["fields"].map(split_fields)
+    return frame
+
+
+def _check_cited(cards, citations, data_dir):
+    named = {(row.slug, field) for row in citations.itertuples() for field in row.field_list}
+    for deck, frame in cards.groupby("deck", sort=False):
+        path = Path(data_dir) / schema.DECK_FILES[deck]
+        for index, card in frame.reset_index(drop=True).iterrows():
+            for column in schema.SOURCED:
+                if column in schema.DECK_COLUMNS[deck] and _filled(card[column]) \
+                        and (card["slug"], column) not in named:
+                    raise CardDataError(path, f"{row_number(index)} (card {card['slug']!r})", column,
+                                        f"is filled but no citation in {schema.CITATIONS_FILE} names it")
+
+
+def numbers_by_kind(files):
+    """Count each deck's numbers (filled COUNTED_NUMBERS) by the kind of work cited for them.
+
+    A number backed by works of two kinds counts once under each; the rows 'paper or data set' and
+    'numbers' (all of them) count each number once.
+    """
+    kinds = dict(zip(files.sources["id"], files.sources["kind"], strict=True))
+    backing = {}
+    for row in files.citations.itertuples():
+        for field in row.field_list:
+            backing.setdefault((row.slug, field), set()).add(kinds[row.source])
+    rows = [*schema.SOURCE_KINDS, "paper or data set", "numbers"]
+    table = pd.DataFrame(0, index=rows, columns=list(schema.DECKS))
+    for card in files.cards.itertuples():
+        for column in schema.COUNTED_NUMBERS:
+            if not _filled(getattr(card, column, None)):
+                continue
+            cited = backing.get((card.slug, column), set())
+            for kind in cited:
+                table.loc[kind, card.deck] += 1
+            table.loc["paper or data set", card.deck] += bool(cited & {"paper", "dataset"})
+            table.loc["numbers", card.deck] += 1
+    return table
+
+
+def numbers_table(table):
+    """Write numbers_by_kind's table in Markdown: counts and shares of each deck's numbers."""
+    decks = list(table.columns)
+    lines = ["| Kind of work | " + " | ".join(schema.DECKS[d].split(" (")[0] for d in decks) + " |",
+             "|---|" + "---:|" * len(decks)]
+    for kind in table.index:
+        label = schema.SOURCE_KINDS.get(kind, kind)
+        cells = []
+        for deck in decks:
+            count, total = int(table.loc[kind, deck]), int(table.loc["numbers", deck])
+            cells.append(f"{count}" if kind == "numbers" else f"{count} ({100 * count / total if total else 0:.0f}%)")
+        lines.append(f"| {label[0].upper() + label[1:]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def write_deck(frame, deck, data_dir):
@@ -139,27 +375,6 @@ def format_number(value):
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     return f"{float(value):g}" if float(value).is_integer() else repr(float(value))
-
-
-def parse_sources(text):
-    """Split a sources cell into [{'fields': [...], 'citation': str, 'url': str|None}]."""
-    entries = []
-    for part in text.split(schema.SOURCE_SEPARATOR):
-        part = part.strip()
-        if not part:
-            continue
-        fields, sep, citation = part.partition(": ")
-        if not sep or not re.fullmatch(r"[a-z_]+(,\s*[a-z_]+)*", fields.strip()):
-            fields, citation = "", part
-        url = re.search(r"https?://[^\s)\]]+", citation)
-        doi = re.search(r"\bdoi:\s*(10\.\S+[^\s.,;)])", citation, flags=re.IGNORECASE)
-        link = url.group(0) if url else (f"https://doi.org/{doi.group(1)}" if doi else None)
-        entries.append({
-            "fields": [f.strip() for f in fields.split(",") if f.strip()],
-            "citation": citation.strip(),
-            "url": link,
-        })
-    return entries
 
 
 def row_number(index):
@@ -323,16 +538,43 @@ def period_of(periods, ma, edge):
     return None
 
 
-def _check_sources(frame, path):
+def _check_range_notes(frame, path):
     for index, row in frame.iterrows():
-        entries = parse_sources(row["sources"])
-        named = {field for entry in entries for field in entry["fields"]}
-        for column in schema.SOURCED:
-            if column in frame.columns and _filled(row[column]) and column not in named:
-                _fail(path, frame, index, "sources", f"no source is given for {column}")
-        empty = [entry for entry in entries if not entry["citation"]]
-        if empty:
-            _fail(path, frame, index, "sources", "a source entry has no citation")
+        for column, (low, high) in schema.RANGES.items():
+            typical, ends = row[column], (row[low], row[high])
+            if not _filled(typical) or not all(map(_filled, ends)):
+                continue
+            marker = schema.RANGE_NOTES[column]
+            if (typical in ends or ends[0] == ends[1]) and not re.search(re.escape(marker) + r"\s*\w", row["notes"]):
+                what = (f"the range {ends[0]:g} to {ends[1]:g} has one value" if ends[0] == ends[1]
+                        else f"{column} {typical:g} sits on an end of its range {ends[0]:g} to {ends[1]:g}")
+                _fail(path, frame, index, "notes",
+                      f"{what}: say why in notes ('{marker} one published estimate only', or which estimate "
+                      "and why), or give the range published estimates span")
+
+
+def _check_lifespan_record(frame, path):
+    if "lifespan_record_years" not in frame.columns:
+        return
+    for index, row in frame.iterrows():
+        record, typical = row["lifespan_record_years"], row["lifespan_years"]
+        if _filled(record) and _filled(typical) and record < typical:
+            _fail(path, frame, index, "lifespan_record_years",
+                  f"{record:g} years is less than the typical lifespan ({typical:g}): a record is the longest life known")
+
+
+def _check_facts(frame, path):
+    for index, row in frame.iterrows():
+        for column, value, tolerance, words in quoted_figures(row["fact"]):
+            low, high = schema.RANGES[column]
+            ends = (row[low], row[high]) if _filled(row[low]) and _filled(row[high]) else (row[column], row[column])
+            if not _filled(ends[0]):
+                continue
+            if not ends[0] - tolerance <= value <= ends[1] + tolerance:
+                unit = "m" if column == "length_m" else "kg"
+                _fail(path, frame, index, "fact",
+                      f"quotes {words!r} ({value:.4g} {unit}), outside the card's range {ends[0]:g} to {ends[1]:g} "
+                      f"{unit}: a fact's whole-animal figure agrees with its card")
 
 
 def _filled(value):

@@ -8,6 +8,29 @@ DECKS = {
 DECK_FILES = {"dinosaurs": "dinosaurs.csv", "animals": "animals.csv"}
 PERIODS_FILE = "periods.csv"
 EXTINCTIONS_FILE = "extinctions.csv"
+# The bibliography: every work cited, once, and which card fields each work supports.
+SOURCES_FILE = "sources.csv"
+CITATIONS_FILE = "citations.csv"
+DENIED_HOSTS_FILE = "denied_hosts.txt"
+SOURCE_COLUMNS = ["id", "kind", "authors", "title", "container", "year", "doi", "url"]
+CITATION_COLUMNS = ["slug", "fields", "source", "detail"]
+# The kinds of work a card may cite, in the order the sources page shows them, under its headings.
+SOURCE_KINDS = {
+    "paper": "paper", "dataset": "data set", "museum": "museum", "university": "university",
+    "government": "government body", "iucn": "IUCN", "reference": "reference work",
+    "zoo": "zoo or aquarium", "wikipedia": "Wikipedia",
+}
+SOURCE_GROUPS = [
+    ("papers", "Papers", ["paper"]),
+    ("data-sets", "Data sets", ["dataset"]),
+    ("museums", "Museums and universities", ["museum", "university"]),
+    ("government", "Government and IUCN", ["government", "iucn"]),
+    ("reference", "Reference works", ["reference"]),
+    ("zoos", "Zoos and aquariums", ["zoo"]),
+    ("wikipedia", "Wikipedia", ["wikipedia"]),
+]
+# Wikipedia itself (never a copy of it) is the only wiki a card may cite.
+WIKIPEDIA_HOST = "en.wikipedia.org"
 
 DECK_COLUMNS = {
     "dinosaurs": [
@@ -15,29 +38,29 @@ DECK_COLUMNS = {
         "first_period", "last_period", "first_appearance_ma", "last_appearance_ma",
         "size_measure", "length_m", "length_low_m", "length_high_m", "mass_kg", "mass_low_kg",
         "mass_high_kg", "continents", "countries", "habitat", "name_meaning", "pronunciation",
-        "named_by", "named_year", "fact", "sources", "notes",
+        "named_by", "named_year", "fact", "notes",
     ],
     "animals": [
         "slug", "common_name", "scientific_name", "group", "body_plan", "family", "diet",
         "diet_detail", "size_measure", "length_m", "length_low_m", "length_high_m", "mass_kg",
-        "mass_low_kg", "mass_high_kg", "lifespan_years", "continents", "habitat", "iucn_status",
-        "fact", "sources", "notes",
+        "mass_low_kg", "mass_high_kg", "lifespan_years", "lifespan_record_years", "continents", "habitat",
+        "iucn_status", "fact", "notes",
     ],
 }
 
 REQUIRED = {
     "dinosaurs": [
         "slug", "common_name", "scientific_name", "group", "body_plan", "first_period",
-        "last_period", "first_appearance_ma", "last_appearance_ma", "fact", "sources",
+        "last_period", "first_appearance_ma", "last_appearance_ma", "fact",
     ],
     "animals": [
-        "slug", "common_name", "scientific_name", "group", "body_plan", "family", "fact", "sources",
+        "slug", "common_name", "scientific_name", "group", "body_plan", "family", "fact",
     ],
 }
 
 # Numbers and the smallest value each may take (exclusive for sizes, inclusive for ages).
 POSITIVE_NUMBERS = ["length_m", "length_low_m", "length_high_m", "mass_kg", "mass_low_kg",
-                    "mass_high_kg", "lifespan_years"]
+                    "mass_high_kg", "lifespan_years", "lifespan_record_years"]
 AGE_NUMBERS = ["first_appearance_ma", "last_appearance_ma"]
 YEAR_NUMBERS = ["named_year"]
 # A typical value and the (low, high) ends of the range published estimates span.
@@ -54,10 +77,16 @@ LISTS = {
 }
 CONTINENTS = LISTS["continents"][:7]
 HABITAT_WORDS = {"land": "on land", "sea": "in the sea", "fresh water": "in fresh water", "air": "in the air"}
-# Every filled value of these columns must name its source in the `sources` column.
+# Every filled value of these columns must be named by a citation (citations.csv).
 SOURCED = POSITIVE_NUMBERS + AGE_NUMBERS + YEAR_NUMBERS + [
     "iucn_status", "continents", "countries", "habitat", "name_meaning", "pronunciation", "named_by",
 ]
+# Fields a citation may name: the sourced ones and the diet.
+CITABLE = [*SOURCED, "diet"]
+# The numbers of a deck, counted by the kind of work that backs them (the README's table).
+COUNTED_NUMBERS = POSITIVE_NUMBERS + AGE_NUMBERS
+# A typical value on a range end, or a range of one value, says why in `notes` under this marker.
+RANGE_NOTES = {"length_m": "length range:", "mass_kg": "mass range:"}
 
 GROUPS = {
     "dinosaurs": [
@@ -145,5 +174,4 @@ IUCN_STATUSES = {
     "NE": "Not Evaluated",
 }
 
-SOURCE_SEPARATOR = " | "
 MAX_FACT_LENGTH = 240
