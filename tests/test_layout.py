@@ -9,7 +9,7 @@ from pathlib import Path
 from webapp.play.adapters import ADAPTERS
 
 WEBAPP = Path(__file__).resolve().parents[1] / "webapp"
-FEATURES = ("main", "auth", "cards", "timeline", "play", "classroom", "learn")
+FEATURES = ("main", "auth", "cards", "timeline", "play", "classroom", "learn", "sources")
 SHARED_TEMPLATES = {"errors"}  # the one error page every feature answers with
 
 

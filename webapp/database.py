@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from cards_db import loader, schema
 from webapp.extensions import db
-from webapp.models import Card, CardData, Extinction, MistakeReport, Period
+from webapp.models import Card, CardData, Citation, Extinction, MistakeReport, Period, Source
 
 # Any fixed number: all app processes agree on it to take the same PostgreSQL lock.
 SCHEMA_LOCK_KEY = 7_201_400
@@ -86,8 +86,8 @@ def _clean(value):
 
 
 def load_cards(data_dir=loader.DATA_DIR):
-    """Validate the CSV files and make the database hold exactly their cards; return counts."""
-    periods, cards = loader.read_cards(data_dir)
+    """Validate the CSV files and make the database hold exactly their cards and works; return counts."""
+    periods, cards, sources, citations = loader.read_card_files(data_dir)
     extinctions = loader.read_extinctions(data_dir, periods)
     existing_periods = {p.name: p for p in db.session.scalars(select(Period))}
     for record in periods.to_dict("records"):
@@ -113,10 +113,30 @@ def load_cards(data_dir=loader.DATA_DIR):
         db.session.add(card)
     for stale in existing_cards.values():
         db.session.delete(stale)
+    load_works(sources, citations)
     db.session.execute(delete(CardData))
     db.session.add(CardData(digest=loader.data_digest(data_dir)))
     db.session.commit()
-    return {"periods": len(periods), "cards": len(cards)}
+    return {"periods": len(periods), "cards": len(cards), "works": len(sources), "citations": len(citations)}
+
+
+def load_works(sources, citations):
+    """Make the database hold exactly these works and citations (the cards are already in the session)."""
+    db.session.execute(delete(Citation))
+    existing = {s.id: s for s in db.session.scalars(select(Source))}
+    for record in sources.to_dict("records"):
+        work = existing.pop(record["id"], None) or Source(id=record["id"])
+        for column in schema.SOURCE_COLUMNS[1:]:
+            value = _clean(record[column])
+            setattr(work, column, int(value) if value is not None and column == "year" else value)
+        db.session.add(work)
+    db.session.flush()
+    for stale in existing.values():
+        db.session.delete(stale)
+    card_ids = dict(db.session.execute(select(Card.slug, Card.id)).all())
+    for position, record in enumerate(citations.to_dict("records")):
+        db.session.add(Citation(card_id=card_ids[record["slug"]], source_id=record["source"], fields=record["fields"],
+                                detail=_clean(record["detail"]), position=position))
 
 
 def cards_frame(deck):
@@ -133,8 +153,20 @@ def cards_frame(deck):
 
 
 def export_cards(out_dir):
-    """Write every deck from the database to CSV files in `out_dir`; return their paths."""
-    return [loader.write_deck(cards_frame(deck), deck, out_dir) for deck in schema.DECKS]
+    """Write every deck, the works and the citations from the database to CSV files in `out_dir`; return their paths."""
+    paths = [loader.write_deck(cards_frame(deck), deck, out_dir) for deck in schema.DECKS]
+    works = pd.DataFrame([{column: getattr(work, column) for column in schema.SOURCE_COLUMNS}
+                          for work in db.session.scalars(select(Source).order_by(Source.id))],
+                         columns=schema.SOURCE_COLUMNS)
+    works["year"] = works["year"].map(lambda year: "" if year is None or pd.isna(year) else str(int(year)))
+    rows = db.session.execute(select(Card.slug, Citation.fields, Citation.source_id, Citation.detail)
+                              .join(Card, Citation.card_id == Card.id).order_by(Citation.position)).all()
+    citations = pd.DataFrame(rows, columns=schema.CITATION_COLUMNS)
+    for frame, name in ((works, schema.SOURCES_FILE), (citations, schema.CITATIONS_FILE)):
+        path = Path(out_dir) / name
+        frame.fillna("").to_csv(path, index=False, encoding="utf-8", lineterminator="\n")
+        paths.append(path)
+    return paths
 
 
 cards_cli = AppGroup("cards", help="Load, export and review the card database.")
@@ -150,7 +182,19 @@ def load_command(data_dir):
         counts = load_cards(data_dir)
     except loader.CardDataError as error:
         raise click.ClickException(str(error)) from error
-    click.echo(f"Loaded {counts['cards']} cards and {counts['periods']} periods.")
+    click.echo(f"Loaded {counts['cards']} cards, {counts['works']} works they cite and {counts['periods']} periods.")
+
+
+@cards_cli.command("sources")
+@click.option("--data-dir", type=click.Path(file_okay=False, exists=True), default=str(loader.DATA_DIR),
+              show_default=True, help="Folder holding the card files, sources.csv and citations.csv.")
+def sources_command(data_dir):
+    """Count each deck's numbers by the kind of work cited for them (the README's table)."""
+    try:
+        files = loader.read_card_files(data_dir)
+    except loader.CardDataError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(loader.numbers_table(loader.numbers_by_kind(files)))
 
 
 @cards_cli.command("export")

@@ -3,7 +3,6 @@
 from urllib.parse import urlsplit
 
 from flask import g, request
-from markupsafe import Markup, escape
 
 from cards_db import schema
 from webapp.cards.silhouettes import drawing
@@ -136,18 +135,34 @@ def measure_word(size_measure):
     return MEASURE_WORDS.get(size_measure, "")
 
 
-def linked_citation(entry):
-    """Return a source's citation as HTML, its web address shown as a short link to its host."""
-    text, url = entry["citation"], entry["url"]
-    if not url:
-        return escape(text)
-    host = urlsplit(url).hostname or url
-    short = host if len(host) <= 40 else host[:18] + "…" + host[-18:]
-    link = Markup('<a href="{}" rel="noopener">{}</a>').format(url, short)
-    if url not in text:
-        return Markup("{} ({})").format(text, link)
-    before, _, after = text.partition(url)
-    return Markup("{}{}{}").format(before, link, after)
+# What each card field is called where a page names the values a work supports.
+FIELD_LABELS = {
+    "length_m": "size", "length_low_m": "smallest size", "length_high_m": "largest size", "mass_kg": "weight",
+    "mass_low_kg": "lowest weight", "mass_high_kg": "highest weight", "lifespan_years": "lifespan",
+    "lifespan_record_years": "lifespan record", "first_appearance_ma": "first appearance",
+    "last_appearance_ma": "last appearance", "iucn_status": "extinction risk", "diet": "diet",
+    "continents": "continents", "countries": "countries", "habitat": "habitat", "name_meaning": "name's meaning",
+    "pronunciation": "pronunciation", "named_by": "who named it", "named_year": "year named",
+}
+
+
+def field_label(field):
+    """Name a card field in words.
+
+    >>> field_label("mass_high_kg")
+    'highest weight'
+    """
+    return FIELD_LABELS.get(field, field.replace("_", " "))
+
+
+def host(url):
+    """Return a web address's host, shortened, to show as a link's text.
+
+    >>> host("https://www.nhm.ac.uk/discover/dino-directory.html")
+    'nhm.ac.uk'
+    """
+    name = (urlsplit(url).hostname or url).removeprefix("www.")
+    return name if len(name) <= 40 else name[:18] + "…" + name[-18:]
 
 
 def chart_number(value):
@@ -179,7 +194,8 @@ def init_app(app):
         in_units=lambda text: in_units(text, current_units()),
         ma=format_ma,
         significant=significant,
-        linked_citation=linked_citation,
+        field_label=field_label,
+        host=host,
         measure_word=measure_word,
         picture=picture,
         times=times,

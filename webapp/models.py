@@ -1,20 +1,19 @@
-"""Database models: cards, geological periods, and mistake reports."""
+"""Database models: cards, the works they cite, geological periods, and mistake reports."""
 
+import re
 from datetime import UTC, datetime
 
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from cards_db import parse_sources
-from cards_db.loader import split_list
+from cards_db.loader import split_fields, split_list
 from webapp.extensions import db
 
 API_FIELDS = [
     "slug", "deck", "common_name", "scientific_name", "group", "diet", "diet_detail",
     "first_period", "last_period", "first_appearance_ma", "last_appearance_ma", "length_m",
     "length_low_m", "length_high_m", "mass_kg", "mass_low_kg", "mass_high_kg", "lifespan_years",
-    "family", "iucn_status", "name_meaning", "pronunciation", "named_by", "named_year", "fact",
-    "sources",
+    "lifespan_record_years", "family", "iucn_status", "name_meaning", "pronunciation", "named_by", "named_year", "fact",
 ]
 LIST_FIELDS = ["continents", "countries", "habitat"]
 
@@ -72,6 +71,7 @@ class Card(db.Model):
     mass_low_kg: Mapped[float | None] = mapped_column(Float)
     mass_high_kg: Mapped[float | None] = mapped_column(Float)
     lifespan_years: Mapped[float | None] = mapped_column(Float)
+    lifespan_record_years: Mapped[float | None] = mapped_column(Float)
     continents: Mapped[str | None] = mapped_column(Text)
     countries: Mapped[str | None] = mapped_column(Text)
     habitat: Mapped[str | None] = mapped_column(String(60))
@@ -81,13 +81,27 @@ class Card(db.Model):
     named_year: Mapped[int | None] = mapped_column(Integer)
     iucn_status: Mapped[str | None] = mapped_column(String(2))
     fact: Mapped[str] = mapped_column(Text)
-    sources: Mapped[str] = mapped_column(Text)
     notes: Mapped[str | None] = mapped_column(Text)
+    citations: Mapped[list["Citation"]] = relationship(
+        back_populates="card", order_by="Citation.position", cascade="all, delete-orphan")
 
-    @property
-    def source_entries(self):
-        """Return the parsed sources: fields, citation and link of each."""
-        return parse_sources(self.sources)
+    def works_by_field(self):
+        """Return {field: [Source, ...]}: the works cited for each of the card's fields, in file order."""
+        works = {}
+        for citation in self.citations:
+            for field in citation.field_list:
+                works.setdefault(field, [])
+                if citation.source not in works[field]:
+                    works[field].append(citation.source)
+        return works
+
+    def empty_reason(self, column):
+        """Return why a value is empty, from the notes' '<column> empty: <why>' line, or ''."""
+        _, found, rest = (self.notes or "").partition(f"{column} empty:")
+        if not found:
+            return ""
+        reason = re.split(r"(?<=[.;])\s+(?=[A-Za-z_]+ (?:empty|range):|[A-Z])", rest.strip(), maxsplit=1)[0]
+        return reason.rstrip(" .;")
 
     def items(self, field):
         """Return a list field ('continents', 'countries', 'habitat') as a list."""
@@ -96,11 +110,85 @@ class Card(db.Model):
     def to_dict(self):
         """Return the card as the API shows it."""
         data = {name: getattr(self, name) for name in API_FIELDS}
-        data["sources"] = self.source_entries
+        data["sources"] = {field: [work.to_dict() for work in works] for field, works in self.works_by_field().items()}
         data.update({name: self.items(name) for name in LIST_FIELDS})
         data["size_measure"] = self.size_measure
         data["body_plan"] = self.body_plan
         return data
+
+
+class Source(db.Model):
+    """A work cards cite: a paper, a data set, a museum's page, a reference work... (sources.csv)."""
+
+    __tablename__ = "sources"
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), index=True)
+    authors: Mapped[str | None] = mapped_column(Text)
+    title: Mapped[str] = mapped_column(Text)
+    container: Mapped[str | None] = mapped_column(Text)
+    year: Mapped[int | None] = mapped_column(Integer)
+    doi: Mapped[str | None] = mapped_column(String(200))
+    url: Mapped[str | None] = mapped_column(Text)
+    citations: Mapped[list["Citation"]] = relationship(back_populates="source", order_by="Citation.position")
+
+    @property
+    def doi_url(self):
+        """Return the DOI as a link, or None."""
+        return f"https://doi.org/{self.doi}" if self.doi else None
+
+    @property
+    def link(self):
+        """Return where the work can be read: its DOI, else its own page, or None."""
+        return self.doi_url or self.url
+
+    @property
+    def short_name(self):
+        """Name the work in a few words, as a card page writes it beside a value ("Benson et al. 2014")."""
+        if self.kind in ("paper", "dataset") and self.authors:
+            names = [name.split(",")[0].strip() for name in self.authors.split(";") if name.strip()]
+            who = names[0] if len(names) == 1 else f"{names[0]} & {names[1]}" if len(names) == 2 else f"{names[0]} et al."
+            return f"{who} {self.year}" if self.year else who
+        if self.kind == "wikipedia":
+            return f"Wikipedia, “{self.title}”"
+        if self.kind in ("museum", "university", "government", "zoo") and self.authors:
+            return self.authors
+        return self.title
+
+    @property
+    def reference(self):
+        """Write the citation without its DOI: authors (year). Title. Container."""
+        parts = [f"{self.authors} ({self.year})." if self.authors and self.year else
+                 f"{self.authors}." if self.authors else f"({self.year})." if self.year else "",
+                 f"{self.title.rstrip('.')}.", f"{self.container.rstrip('.')}." if self.container else ""]
+        return " ".join(part for part in parts if part)
+
+    @property
+    def citation(self):
+        """Write the full citation: authors (year). Title. Container. doi:…"""
+        return f"{self.reference} doi:{self.doi}" if self.doi else self.reference
+
+    def to_dict(self):
+        """Return the work as the API shows it."""
+        return {"id": self.id, "kind": self.kind, "citation": self.citation, "url": self.link}
+
+
+class Citation(db.Model):
+    """One card's citation of one work, for some of its fields (citations.csv)."""
+
+    __tablename__ = "citations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    source_id: Mapped[str] = mapped_column(ForeignKey("sources.id"), index=True)
+    fields: Mapped[str] = mapped_column(Text)
+    detail: Mapped[str | None] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer)
+    card: Mapped[Card] = relationship(back_populates="citations")
+    source: Mapped[Source] = relationship(back_populates="citations")
+
+    @property
+    def field_list(self):
+        """Return the card fields this citation supports."""
+        return split_fields(self.fields)
 
 
 class MistakeReport(db.Model):

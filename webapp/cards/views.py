@@ -2,6 +2,7 @@
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
+from cards_db.schema import RANGES
 from webapp.cards import bp, names, silhouettes
 from webapp.cards.forms import CardFilterForm, MistakeReportForm
 from webapp.cards.queries import all_periods, get_card, page_of_cards
@@ -52,7 +53,7 @@ def card(slug):
     background, ink = card_colours(found, periods)
     status = 400 if form.errors else 200
     return render_template(
-        "cards/card.html", card=found, form=form, periods=periods,
+        "cards/card.html", card=found, form=form, periods=periods, works=found.works_by_field(), ranges=RANGES,
         background=background, ink=ink,
         picture=silhouettes.silhouette(found, ink, f"Silhouette of {found.common_name}"),
         comparison=silhouettes.comparison(found),
