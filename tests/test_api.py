@@ -25,7 +25,10 @@ def test_card_fields_and_sources(client):
     assert card["deck"] == "dinosaurs"
     assert card["first_period"] == card["last_period"] == "Cretaceous"
     assert card["last_appearance_ma"] == pytest.approx(66, abs=0.5)
-    assert card["sources"] and all(entry["citation"] for entry in card["sources"])
+    # Per field, the works behind it: id, kind, citation and where to read it.
+    assert {"length_m", "mass_kg", "first_appearance_ma", "last_appearance_ma"} <= set(card["sources"])
+    for works in card["sources"].values():
+        assert works and all(set(work) == {"id", "kind", "citation", "url"} and work["citation"] for work in works)
 
 
 def test_unknown_card_is_404_with_message(client):
