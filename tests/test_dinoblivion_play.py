@@ -92,6 +92,18 @@ def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(games, ap
     assert games.state(url)["turn"] == 1 - seat
 
 
+def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
+    shown = re.search(r'name="seen" value="(\d+)"', page)[1]
+    end = next(action for action, label in buttons(page) if label == "End your turn")
+    assert client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(end), "seen": shown}).status_code == 302
+    before = games.state(url)
+    stale = client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(end), "seen": shown})
+    assert stale.status_code == 409 and "nothing was played" in stale.get_data(as_text=True)
+    assert games.state(url) == before
+
+
 @pytest.mark.parametrize(("action", "status", "message"), [
     ({"type": "buy", "ground": "left"}, 409, ""),
     ({"type": "hunt", "card": "no-such-card", "ground": "left"}, 409, ""),
