@@ -95,7 +95,7 @@ def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(games, ap
 def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
     url = games.dinoblivion(client)
     seat, page = play_to_the_first_turn(games, client, url)
-    shown = re.search(r'name="seen" value="(\d+)"', page)[1]
+    shown = re.search(r'name="seen" value="(\w+)"', page)[1]
     end = next(action for action, label in buttons(page) if label == "End your turn")
     assert client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(end), "seen": shown}).status_code == 302
     before = games.state(url)
