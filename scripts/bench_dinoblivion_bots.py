@@ -52,9 +52,9 @@ def play(config, seed, names, think):
 
 def duel_game(job):
     """Play deal `index` of a match with the seats in the order given; return what the tally needs."""
-    first, second, index, seed, think, swap, end_trigger = job
+    first, second, index, seed, think, swap, end_trigger, workar_later = job
     names = (second, first) if swap else (first, second)
-    config = {"mode": "duel", "players": list(names), "end_trigger": end_trigger}
+    config = {"mode": "duel", "players": list(names), "end_trigger": end_trigger, "workar_later": workar_later}
     result, turns, times = play(config, f"{seed}:{first}:{second}:{index}", names, think)
     me = 1 if swap else 0   # the seat `first` plays
     winners = result["winners"]
@@ -136,6 +136,9 @@ def main(argv=None):
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--end-trigger", default=E.END_TRIGGERS[0], choices=E.END_TRIGGERS,
                         help="how a Duel ends: the rulebook's words (hunting_grounds) or the longer reading")
+    parser.add_argument("--workar-later", action="store_true",
+                        help="the house rule: Workar's second Action card later in the turn (default: the rulebook's, "
+                             "at once)")
     args = parser.parse_args(argv)
     deals = (args.games + 1) // 2
     matches = [tuple(m.split(":")) for m in args.matches.split(",") if m]
@@ -145,7 +148,7 @@ def main(argv=None):
     started = time.perf_counter()
     with multiprocessing.Pool(args.processes) as pool:
         for first, second in matches:
-            jobs = [(first, second, i, args.seed, args.think, swap, args.end_trigger)
+            jobs = [(first, second, i, args.seed, args.think, swap, args.end_trigger, args.workar_later)
                     for i in range(deals) for swap in (False, True)]
             report_duel(first, second, pool.map(duel_game, jobs, chunksize=1), args.think)
         if args.solo_games:

@@ -480,15 +480,85 @@ def test_an_action_card_needs_a_clan_card():
     refused(state, "Explorar has already been used this turn", type="play", card="ami_sun-1", via="explorar_sun-1")
 
 
-def test_workar_plays_two_action_cards():
+def test_workar_plays_two_action_cards_at_once():
+    """The rulebook: "Workar: lets you play 2 Action cards at once": the second at once, or none."""
     state = started()
-    hand(state, 0, ["workar-1", "capturar-1", "stellar-1", "ami_sun-1"])
+    hand(state, 0, ["workar-1", "capturar-1", "stellar-1", "ami_sun-1", "huntar-1"])
     state["seats"][0].update(food=0, dino=0, buddy=0)
     state = act(state, type="play", card="capturar-1", via="workar-1")
-    assert state["free"] == 1
-    state = act(state, type="play", card="stellar-1", via="free")
-    assert state["free"] == 0 and (seat0(state)["food"], seat0(state)["dino"], seat0(state)["buddy"]) == (1, 3, 1)
+    assert state["free"] == 0 and state["pending"] == [{"kind": "workar", "card": "workar-1", "held": 3}]
+    assert E.legal_actions(state) == [{"type": "play", "card": "stellar-1", "via": "workar-1"},
+                                      {"type": "play", "card": "ami_sun-1", "via": "workar-1"}, {"type": "skip"}]
+    refused(state, "Workar plays 2 Action cards at once", type="end")
+    refused(state, "Workar plays 2 Action cards at once", type="hunt", card="huntar-1", ground="left")
+    refused(state, "with Workar", type="play", card="stellar-1", via="huntar-1")
+    refused(state, "with Workar", type="play", card="stellar-1", via="free")
+    refused(state, "Huntar is a Clan card", type="play", card="huntar-1", via="workar-1")
+    obs = E.observation(state, 0)
+    assert dino.describe_action(obs, {"type": "play", "card": "stellar-1", "via": "workar-1"}) == \
+        "Play Stellar with Workar too, at once: gain 1 Food, gain 1 Dino token, gain 1 Buddy pawn"
+    assert dino.describe_action(obs, E.SKIP) == "Play no second Action card with Workar"
+    state = act(state, type="play", card="stellar-1", via="workar-1")
+    assert state["pending"] == [] and state["free"] == 0
+    assert (seat0(state)["food"], seat0(state)["dino"], seat0(state)["buddy"]) == (1, 3, 1)
+    refused(state, "Workar has already been used", type="play", card="ami_sun-1", via="workar-1")
     refused(state, "no free Action play", type="play", card="ami_sun-1", via="free")
+
+
+def test_workar_may_play_only_one_action_card():
+    state = started()
+    hand(state, 0, ["workar-1", "capturar-1", "stellar-1", "huntar-1"])
+    state = act(state, type="play", card="capturar-1", via="workar-1")
+    state = act(state, type="skip")
+    assert state["pending"] == [] and "stellar-1" in seat0(state)["hand"]
+    refused(state, "Workar has already been used", type="play", card="stellar-1", via="workar-1")
+    state = act(state, type="play", card="stellar-1", via="huntar-1")  # another Clan card still plays it
+    assert "stellar-1" in seat0(state)["play"]
+
+
+def test_workars_second_card_cannot_be_one_the_first_drew():
+    state = started()
+    hand(state, 0, ["workar-1", "yolo-1", "stellar-1"])
+    put(state, ["capturar-1", "ami_sun-1"], "deck", 0)  # Yolo draws these two
+    state = act(state, type="play", card="yolo-1", via="workar-1")
+    assert seat0(state)["hand"] == ["stellar-1", "ami_sun-1", "capturar-1"]
+    assert [a.get("card") for a in E.legal_actions(state)] == ["stellar-1", None]
+    refused(state, "Capturar was drawn after Workar was used", type="play", card="capturar-1", via="workar-1")
+    # With no other Action card in hand when Workar was used, there is nothing to choose: the turn goes on.
+    state = started()
+    hand(state, 0, ["workar-1", "yolo-1", "huntar-1"])
+    put(state, ["capturar-1", "ami_sun-1"], "deck", 0)
+    state = act(state, type="play", card="yolo-1", via="workar-1")
+    assert state["pending"] == [] and {"type": "end"} in E.legal_actions(state)
+    refused(state, "Workar has already been used", type="play", card="capturar-1", via="workar-1")
+
+
+def test_workar_later_is_a_house_rule_chosen_at_set_up():
+    """The house rule (our earlier reading): Workar gives one free Action play, any time this turn, on any card."""
+    state = started()
+    state["workar_later"] = True
+    hand(state, 0, ["workar-1", "yolo-1", "huntar-1"])
+    put(state, ["capturar-1", "ami_sun-1"], "deck", 0)
+    obs = E.observation(state, 0)
+    assert obs["workar_later"] is True and E.observation(state, 1)["workar_later"] is True
+    assert dino.describe_action(obs, {"type": "play", "card": "yolo-1", "via": "workar-1"}).endswith(
+        "(Workar: 1 more Action card later this turn)")
+    state = act(state, type="play", card="yolo-1", via="workar-1")
+    assert state["pending"] == [] and state["free"] == 1
+    state = act(state, type="hunt", card="huntar-1", ground="left")  # anything in between
+    state = act(state, type="play", card="capturar-1", via="free")  # a card Yolo drew
+    assert state["free"] == 0 and "capturar-1" in seat0(state)["play"]
+    assert E.new_game({**DUEL, "workar_later": True}, 1)["workar_later"] is True
+    assert E.new_game(DUEL, 1)["workar_later"] is False
+    with pytest.raises(InvalidConfig, match="workar_later"):
+        E.new_game({**DUEL, "workar_later": "yes"}, 1)
+
+
+def test_the_rulebooks_workar_is_labelled_as_such():
+    state = started()
+    hand(state, 0, ["workar-1", "capturar-1", "stellar-1"])
+    label = dino.describe_action(E.observation(state, 0), {"type": "play", "card": "capturar-1", "via": "workar-1"})
+    assert label == "Play Capturar with Workar: gain 2 Dino tokens (Workar: then 1 more Action card from your hand, at once)"
 
 
 def test_artis_plays_an_action_card_then_draws():
@@ -1284,6 +1354,24 @@ def test_random_duel_games_keep_every_invariant(block):
                             f"the turn limit ({E.MAX_TURNS} turns) is reached"}
 
 
+def test_random_duel_games_end_under_either_reading_of_workar():
+    workar_steps = Counter()
+
+    def counted(state):
+        check_invariants(state)
+        if state["pending"] and state["pending"][0]["kind"] == "workar":
+            workar_steps[state["workar_later"]] += 1
+        if state["workar_later"]:
+            assert not any(step["kind"] == "workar" for step in state["pending"])
+
+    for seed in range(150):
+        house = seed % 2 == 1
+        config = {**DUEL, "workar_later": True} if house else DUEL
+        state = play_random(config, seed, every_step=full_check if seed % 10 == 0 else counted)
+        assert E.result(state)["winners"] and state["workar_later"] is house
+    assert workar_steps[False] > 0 and workar_steps[True] == 0  # the rulebook's second card was chosen in play
+
+
 @pytest.mark.parametrize("difficulty", list(E.DIFFICULTIES))
 def test_random_solo_games_keep_every_invariant(difficulty):
     for seed in range(150):  # 600 Solo games in all (a quarter fully checked)
@@ -1400,7 +1488,7 @@ def _candidates(state):
         out += [{"type": "power", "card": card, "target": t, **o} for t in some[:4] for o in options[:2]]
         out += [{"type": "power", "card": card, "egg": i} for i in range(2)]
         out += [{"type": "totem", "card": card, **o} for o in options]
-        for via in hand_ + ["free"]:
+        for via in hand_ + play[-2:] + ["free"]:  # a Workar in play plays its second card
             out += [{"type": "play", "card": card, "via": via, **o} for o in options]
         out += [{"type": "mate", "cards": [card, other]} for other in some]
     for pile in state["grounds"].values():
@@ -1420,6 +1508,8 @@ def _canonical(state, action):
 
     out = dict(action)
     for key in ("card", "via", "target"):
+        if key == "via" and out.get(key) in seat["play"]:
+            continue  # the very Workar whose second Action card is being played
         if key in out and isinstance(out[key], str) and not (key == "card" and out["type"] in ("totem", "gain")):
             out[key] = first(out[key])
     if out["type"] == "mate":

@@ -92,6 +92,18 @@ def test_every_button_is_a_legal_action_and_pressing_it_moves_the_game(games, ap
     assert games.state(url)["turn"] == 1 - seat
 
 
+def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
+    url = games.dinoblivion(client)
+    seat, page = play_to_the_first_turn(games, client, url)
+    shown = re.search(r'name="seen" value="(\w+)"', page)[1]
+    end = next(action for action, label in buttons(page) if label == "End your turn")
+    assert client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(end), "seen": shown}).status_code == 302
+    before = games.state(url)
+    stale = client.post(url + "/act", data={"seat": str(seat), "action": json.dumps(end), "seen": shown})
+    assert stale.status_code == 409 and "nothing was played" in stale.get_data(as_text=True)
+    assert games.state(url) == before
+
+
 @pytest.mark.parametrize(("action", "status", "message"), [
     ({"type": "buy", "ground": "left"}, 409, ""),
     ({"type": "hunt", "card": "no-such-card", "ground": "left"}, 409, ""),
@@ -249,7 +261,7 @@ def test_the_board_shows_a_hunting_grounds_top_card_and_size_and_the_destroyed_d
     page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
     info = dinoblivion.cards.CARDS
     assert "Hunting Ground (3 cards)" in page and info[pile[-1]].name in page
-    assert "2 more below, face up but not to be looked through" in page
+    assert "2 more below, not to be looked through" in page
     assert not any(card in page for card in pile[:-1])
     assert "(bank 3; 2 destroyed by Dinoblivion)" in page
     open_url = client.post("/play/dinoblivion/new", data={
@@ -264,3 +276,117 @@ def test_the_set_up_starts_with_the_rulebook_and_names_the_departure_a_house_rul
     chosen = re.search(r'<option selected value="(\w+)">([^<]+)</option>', ends[:ends.index("</select>")])
     assert chosen and chosen[1] == "hunting_grounds" and chosen[2].startswith("The rulebook")
     assert "House rule, a longer game" in html
+
+
+def test_the_set_up_offers_workars_house_rule_unchecked_and_the_board_names_it(games, app, client):
+    html = client.get("/play/dinoblivion/new").get_data(as_text=True)
+    box = re.search(r'<input[^>]*name="workar_later"[^>]*>', html)
+    assert box and "checked" not in box[0] and 'type="checkbox"' in box[0]
+    assert "House rule: Workar&#39;s second Action card later in the turn (the rulebook plays both at once)" in html
+    url = games.dinoblivion(client)
+    assert games.state(url)["workar_later"] is False
+    assert "The rulebook&#39;s rules, no house rule" in client.get(url, query_string={"seat": 0}).get_data(as_text=True)
+    later = client.post("/play/dinoblivion/new", data={
+        "mode": "duel", "difficulty": "gatherer", "end_trigger": "hunting_grounds", "workar_later": "y",
+        "seats-0-kind": "human", "seats-1-kind": "human"}).headers["Location"]
+    assert games.state(later)["workar_later"] is True and games.state(later)["open_grounds"] is False
+    board = client.get(later, query_string={"seat": 0}).get_data(as_text=True)
+    assert "House rules: Workar&#39;s second Action card later in the turn" in board
+
+
+def give_hand(app, url, seat, cards):
+    """Put exactly `cards` in `seat`'s hand (the hand it held goes to its discard pile), taken from wherever they are."""
+    with app.app_context():
+        game = db.session.get(Game, url.rsplit("/", 1)[1].split("?")[0])
+        state = json.loads(json.dumps(game.state))
+        mine = state["seats"][seat]
+        mine["discard"] += mine["hand"]
+        mine["hand"] = []
+        for card in cards:
+            places = [s[zone] for s in state["seats"] for zone in ("deck", "discard")]
+            places += [state["jungle"], *state["grounds"].values()]
+            next(place for place in places if card in place).remove(card)
+            mine["hand"].append(card)
+        game.state = state
+        db.session.commit()
+
+
+def test_workars_second_action_card_is_chosen_on_the_board(games, app, client):
+    url = games.dinoblivion(client)
+    seat, _page = play_to_the_first_turn(games, client, url)
+    give_hand(app, url, seat, ["workar-1", "capturar-1", "stellar-1", "ami_sun-1"])
+    page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+    first = next(action for action, label in buttons(page)
+                 if label == "Play Capturar with Workar: gain 2 Dino tokens (Workar: then 1 more Action card from your "
+                              "hand, at once)")
+    assert press(client, url, seat, first).status_code == 302
+    page = client.get(url, query_string={"seat": seat}).get_data(as_text=True)
+    labels = {label for _, label in buttons(page)}
+    assert "Play Stellar with Workar too, at once: gain 1 Food, gain 1 Dino token, gain 1 Buddy pawn" in labels
+    assert "Play no second Action card with Workar" in labels and "End your turn" not in labels
+    assert "Workar plays 2 Action cards at once" in page
+    assert page.count('<details class="dino-moves" open>') == 2  # the choice to make is open on both cards
+    state = games.state(url)
+    offered = sorted(json.dumps(action, sort_keys=True) for action, _ in buttons(page))
+    assert offered == sorted(json.dumps(action, sort_keys=True) for action in dinoblivion.legal_actions(state))
+    assert press(client, url, seat, {"type": "skip"}).status_code == 302
+    assert games.state(url)["pending"] == [] and "stellar-1" in games.state(url)["seats"][seat]["hand"]
+
+
+PHONE_PAGE_BOUND = 3600  # px at 390 x 844 on a first turn; measured 2,760 to 2,930 (6,695 before the phone layout)
+PHONE_ESSENTIALS_BOUND = 2100  # the hand, the board and End your turn; measured 1,540 to 1,700
+
+
+@pytest.mark.browser
+def test_a_dinoblivion_turn_fits_a_phone_in_about_two_screens(browser, live_server):
+    from playwright.sync_api import expect
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(f"{live_server}/play/dinoblivion/new")
+    expect(page.get_by_label("House rule: Workar's second Action card later in the turn")).not_to_be_checked()
+    page.locator("#seats-0-name").fill("Mia")
+    page.locator("#seats-1-kind").select_option("medium")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the game").tap()
+    for _ in range(12):  # the throw (again if tied) and the Chief draft, to Mia's first turn
+        setup = page.locator("fieldset.action-group", has_text="Set-up").get_by_role("button")
+        if not setup.count():
+            break
+        with page.expect_navigation():
+            setup.first.tap()
+    hand = page.locator(".dino-hand .hand-slot")
+    expect(hand).to_have_count(4)
+    height = page.locator("html").bounding_box()["height"]
+    end = page.locator(".dino-end-turn").bounding_box()
+    assert height < PHONE_PAGE_BOUND and end["y"] + end["height"] < PHONE_ESSENTIALS_BOUND, (height, end)
+    # Cards sit two to a row, whole: no card runs off the screen and no name is cut off.
+    boxes = [hand.nth(index).bounding_box() for index in range(2)]
+    assert boxes[0]["y"] == boxes[1]["y"]
+    for card in page.locator(".dino-card").all():
+        box, name = card.bounding_box(), card.locator(".dino-card-name").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert name["x"] + name["width"] <= box["x"] + box["width"] + 0.5
+    # The less-used panels are folded, each with a summary that says what is inside.
+    for panel in (page.locator(".dino-mine details"), page.locator(".dino-player").first, page.locator(".dino-player").last):
+        expect(panel).not_to_have_attribute("open", "")
+        expect(panel.locator("summary").first).to_contain_text("·")
+    # Everything to press is at least 44 x 44 px.
+    for target in page.locator("main button:visible, main summary:visible").all():
+        box = target.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (target.inner_text(), box)
+    # A hand card's choices open by keyboard; its buttons are then next in the tab order.
+    moves = page.locator(".dino-moves").first
+    moves.locator("summary").focus()
+    page.keyboard.press("Enter")
+    expect(moves).to_have_attribute("open", "")
+    page.keyboard.press("Tab")
+    expect(moves.get_by_role("button").first).to_be_focused()
+    # And by touch: another card's choices open, and one of them is played.
+    other = page.locator(".dino-moves").nth(1)
+    other.locator("summary").tap()
+    expect(other).to_have_attribute("open", "")
+    with page.expect_navigation():
+        page.get_by_role("button", name="End your turn").tap()
+    expect(page.get_by_role("heading", name="Mia, your turn")).to_be_visible()
+    phone.close()

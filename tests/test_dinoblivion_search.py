@@ -82,6 +82,31 @@ def test_legal_in_the_set_up_steps():
     assert choose(state) in E.legal_actions(state)
 
 
+def workar_positions(config, wanted=4):
+    """Return states of random games where a player chooses Workar's second Action card (the rulebook's reading)."""
+    found = []
+    rng = random.Random(0)
+    for game in range(300):
+        state = E.new_game(config, f"workar:{game}")
+        while not E.is_over(state) and len(found) < wanted:
+            if state["pending"] and state["pending"][0]["kind"] == "workar":
+                found.append(state)
+            state = E.apply(state, E.current_player(state), random_bot(None, E.legal_actions(state), rng))
+        if len(found) >= wanted:
+            break
+    return found
+
+
+def test_legal_under_either_reading_of_workar():
+    found = workar_positions(DUEL)
+    assert found, "random play should reach Workar's second Action card"
+    later = positions({**DUEL, "workar_later": True}, 2, every=5)
+    for index, state in enumerate(found + later[::3]):
+        actions = E.legal_actions(state)
+        assert choose(state, seed=index) in actions
+        assert greedy_bot(E.observation(state, state["turn"]), actions, random.Random(index)) in actions
+
+
 def test_keeps_to_its_think_time(duel_positions, solo_positions):
     # The machine may be shared: the margin allows for the scheduler, the fake-clock test below is exact.
     think = 0.15
@@ -161,7 +186,8 @@ def test_rollout_view_reads_like_the_observation(duel_positions, solo_positions)
         seat = E.current_player(state)
         full = E.observation(state, seat)
         view = S.rollout_view(state, seat)
-        for key in ("hand", "strength", "free_plays", "fought", "grounds", "enemies", "mode", "end_trigger", "turn"):
+        for key in ("hand", "strength", "free_plays", "fought", "grounds", "enemies", "mode", "end_trigger", "turn",
+                    "pending", "workar_later"):
             assert view[key] == full[key]
         assert view["jungle"]["size"] == full["jungle"]["size"]
         for mine, theirs in zip(view["players"], full["players"]):

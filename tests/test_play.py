@@ -66,7 +66,7 @@ def test_placing_a_card_by_form(games, app, client):
 def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
     url = games.cardline(client)
     game_id = url.rsplit("/", 1)[1]
-    shown = re.search(r'name="seen" value="(\d+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
+    shown = re.search(r'name="seen" value="(\w+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
     first = games.state(url)["hands"][0][0]
     assert client.post(f"/play/cardline/{game_id}/place", data={"seat": "0", "card": first, "gap": "0",
                                                                 "seen": shown}).status_code == 302

@@ -132,7 +132,7 @@ def test_colours_carry_a_symbol_and_a_name(games, client):
 
 def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
     url = games.stack(client, order_mode="chosen")
-    shown = re.search(r'name="seen" value="(\d+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
+    shown = re.search(r'name="seen" value="(\w+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]
     assert client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck", "seen": shown}).status_code == 302
     before = games.state(url)
     stale = client.post(url + "/act", data={"seat": "0", "type": "draw", "source": "deck", "seen": shown})

@@ -121,6 +121,8 @@ class NewDinoblivionForm(SeatsForm):
         ("dinosaur_decks", "House rule, a longer game: when a dinosaur stack or the Jungle runs empty (fan notes)")]))
     open_grounds = BooleanField("House rule: open Hunting Grounds (anyone may look through the piles; the "
                                 "rulebook shows only the top card)")
+    workar_later = BooleanField("House rule: Workar's second Action card later in the turn (the rulebook plays "
+                                "both at once)")
     seats = FieldList(FormField(DinoblivionSeatForm), min_entries=2, max_entries=2)
     submit = SubmitField("Start the game")
 

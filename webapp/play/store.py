@@ -4,6 +4,8 @@ The rules live in webapp.games; this module only feeds them cards, keeps seats' 
 stores every state. A seat's token is shown once and only its hash is kept.
 """
 
+import hashlib
+import json
 import random
 import secrets
 
@@ -144,6 +146,12 @@ def act(game, seat, action):
         db.session.rollback()
         raise AppError(409, "Someone else moved at the same moment. Reload to see the game.") from error
     return game
+
+
+def board_key(game, seat):
+    """Return a short key of what `seat` sees of the game: it changes with every move, not with a join or a reload."""
+    seen = json.dumps([observe(game, seat), legal_actions(game, seat)], sort_keys=True, default=str)
+    return hashlib.sha256(seen.encode()).hexdigest()[:16]
 
 
 def observe(game, seat):

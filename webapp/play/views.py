@@ -40,6 +40,7 @@ def game(kind, game_id):
     return render_template(adapter.board_template, **adapter.context(found, viewer))
 
 
+bp.add_app_template_global(store.board_key, "board_key")
 STALE_BOARD = "The game has moved on since this page was shown (another tab, or another player): nothing was played. Here is the board as it is now."
 
 
@@ -49,9 +50,9 @@ def move(kind, game_id):
     seat = adapter.moving_seat(found)
     form = adapter.move_form(found, seat)
     try:
-        # A board sends the version it showed: a move from a page the game has since left (another tab, or
-        # another player moved) is refused, and the board as it is now shown, rather than applied to a turn it never showed.
-        if request.form.get("seen", found.version, type=int) != found.version:
+        # A board sends a key of what it showed (store.board_key): a move from a page the game has since left (another
+        # tab, or another player moved) is refused, and the board as it is now shown, not applied to a turn it never showed.
+        if request.form.get("seen", store.board_key(found, seat)) != store.board_key(found, seat):
             raise AppError(409, STALE_BOARD)
         store.act(found, seat, adapter.action(found, seat, form))
     except AppError as error:

@@ -24,7 +24,7 @@ LINE_ASPECT, CARD_HEIGHT, COMPACT_HEIGHT, GAP_WIDTH = 3.6, 1.32, 0.55, 0.6
 # a line this short whole, with drawings; a longer one as a window of compact cards that the teacher moves
 # (↑ and ↓ on the stage); at a reveal, the window around the right place, its gaps between the cards.
 WITH_DRAWINGS, WINDOW = 5, 8
-WITH_DRAWINGS_AND_GAPS, REVEAL_WINDOW = 3, 6
+WITH_DRAWINGS_AND_GAPS, REVEAL_WINDOW = 2, 6
 PODIUM_PLACES = 3
 PODIUM_NAMES = 3  # students named on a step; the rest are counted
 # Where each viewer's partials are: one per format, named as the format (formats may share one).
@@ -286,16 +286,17 @@ def plural(count, noun):
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def line_window(names, start=0, gaps=False, focus=None):
+def line_window(names, start=0, gaps=False, focus=None, drawn_up_to=None):
     """Return which cards of a line (its cards' `names`) the stage shows, and how: {start, stop, count, compact} and
     the layout.
 
-    A short line of names that fit a drawn card shows whole, with drawings. Otherwise the stage shows a window of
-    compact cards from `start`, or, at a reveal (`gaps`), the window around gap `focus` (the right place, known once
-    revealed, never before).
+    A line of at most `drawn_up_to` cards (by default as many as fit the line's area with drawings) whose names fit a
+    drawn card shows whole, with drawings. Otherwise the stage shows a window of compact cards from `start`, or, at a
+    reveal (`gaps`), the window around gap `focus` (the right place, known once revealed, never before).
     """
     count = len(names)
     whole, size = (WITH_DRAWINGS_AND_GAPS, REVEAL_WINDOW) if gaps else (WITH_DRAWINGS, WINDOW)
+    whole = whole if drawn_up_to is None else drawn_up_to
     if count <= whole and all(name_line(name) <= DRAWN_CARD_LINE for name in names):
         return {"start": 0, "stop": count, "count": count, "compact": False, **line_layout(count, gaps)}
     if focus is not None:

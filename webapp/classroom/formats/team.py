@@ -50,7 +50,8 @@ class TeamRound(Answered):
                 "can_act": rnd.settings.get("team_mode") == "majority" or (leader and leader.id == student.id)}
 
     def stage_context(self, rnd, context):
-        return {"line": line_window(names_of(context["obs"]["line"], context), context.get("line_from", 0))}
+        # The moves and the teams take part of the stage's height: the line is always compact, so names stay 24 px.
+        return {"line": line_window(names_of(context["obs"]["line"], context), context.get("line_from", 0), drawn_up_to=0)}
 
     def progress(self, rnd, obs):
         return f"Team Cardline · round {obs['round']}" if rnd.status in ("playing", "paused") else \

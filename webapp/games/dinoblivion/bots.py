@@ -155,7 +155,8 @@ def greedy_bot(observation, actions, rng):
     if hunts and not (solo and observation["grounds"]["left"] and observation["grounds"]["right"]) \
             and (observation["jungle"]["size"] > 8 or _safe_to_end(observation)):
         return max(hunts, key=lambda a: (_strength(observation, a["card"]), -observation["ground_sizes"][a["ground"]]))
-    return by_type["end"][0]
+    # Nothing worth doing: end the turn, or, choosing Workar's second Action card, play none.
+    return (by_type.get("end") or by_type.get("skip") or actions)[0]
 
 
 def _best_buy(observation, buys):
@@ -180,6 +181,22 @@ def _best_buy(observation, buys):
     return best
 
 
+def _play_bonus(observation, action):
+    """Return what playing through this Clan card is worth beyond its use: Artis draws; Workar plays one more
+    Action card (at once, under the rulebook, so only if another Action card is in hand; or later, house rule)."""
+    kind = C.KIND_OF[action["via"]]
+    if kind == "artis":
+        return 2
+    if kind != "workar":
+        return 0
+    if observation.get("workar_later"):
+        return 3
+    if observation.get("pending"):  # already Workar's second card
+        return 3
+    others = [c for c in observation["hand"] if c in C.IS_ACTION and c != action["card"]]
+    return 3 if others else 0
+
+
 def _useful(observation, by_type):
     """Return a power, Totem or Action play that gains something, using the least useful Clan card."""
     me = observation["players"][observation["viewer"]]
@@ -198,7 +215,7 @@ def _useful(observation, by_type):
         if action.get("use") == "fight":
             continue
         via = action["via"]
-        spent = -1 if via == "free" else (_strength(observation, via) - {"workar": 3, "artis": 2}.get(C.KIND_OF[via], 0))
+        spent = -1 if via == "free" else (_strength(observation, via) - _play_bonus(observation, action))
         plays.append((spent, -_value(action["card"]), action))
     if plays:
         return min(plays, key=lambda t: (t[0], t[1]))[2]

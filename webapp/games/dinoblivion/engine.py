@@ -33,9 +33,13 @@ rules page, rules.md):
   (Triceratops: 2) from your hand or from play (Totems in play included), then gain its rewards; for
   each "gain a card" you must take a card of your choice, not UNIQUE, from the Hunting Ground on that
   side; the rest of the pile keeps its order.
-- Action cards need a Clan card (rulebook). Workar and Artis are used the same way: Workar gives one
-  more free Action play, usable any time this turn; Artis draws a card after the Action card. The
-  Monki Totem's power also gives one free Action play.
+- Action cards need a Clan card (rulebook). Workar and Artis are used the same way. Workar "lets you
+  play 2 Action cards at once" (rulebook): the Action card played with Workar is followed at once by a
+  second Action card that was already in your hand when Workar was used (not one the first card drew),
+  or by none; nothing else can be done in between, and the two take effect in the order played. The
+  house rule ``workar_later``, chosen at set-up, reads it as one more free Action play, usable any time
+  this turn, on any card (our earlier reading). Artis draws a card after the Action card. The Monki
+  Totem's power gives one free Action play.
 - Totems are played like any Action card, stay in play and are ready at once: each Totem's power can
   be used once per turn, the turn it is played included, without a Clan card. The Totem card has no
   power (3 Totem symbols).
@@ -115,6 +119,11 @@ USES = ("fight", "left", "right")
 # What empties to trigger the end of a Duel (besides the Jungle): the rulebook's Hunting Grounds, or, as
 # an option, the dinosaur decks (the fan notes' reading, which gives longer games).
 END_TRIGGERS = ("hunting_grounds", "dinosaur_decks")
+# House rules, each off unless chosen at set-up: config key -> what a wrong value is told.
+HOUSE_RULES = {
+    "open_grounds": "'open_grounds' (the house rule of open Hunting Grounds) is true or false.",
+    "workar_later": "'workar_later' (the house rule: Workar's second Action card later in the turn) is true or false.",
+}
 
 
 class Power(NamedTuple):
@@ -225,9 +234,9 @@ def new_game(config, seed):
                             "'dinosaur_decks' (the fan notes' reading).")
     if mode == "solo" and difficulty not in DIFFICULTIES:
         raise InvalidConfig("Choose a difficulty: " + ", ".join(DIFFICULTIES) + ".")
-    open_grounds = config.get("open_grounds", False)
-    if not isinstance(open_grounds, bool):
-        raise InvalidConfig("'open_grounds' (the house rule of open Hunting Grounds) is true or false.")
+    for rule, message in HOUSE_RULES.items():
+        if not isinstance(config.get(rule, False), bool):
+            raise InvalidConfig(message)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise InvalidConfig("The seed must be a number or a word.")
     rng = random.Random(f"{seed}:setup")
@@ -246,7 +255,8 @@ def new_game(config, seed):
     rng.shuffle(chiefs)
     state = {
         "game": NAME, "mode": mode, "difficulty": difficulty, "end_trigger": end_trigger,
-        "open_grounds": open_grounds, "players": list(players), "seed": seed, "draws": 0,
+        "open_grounds": config.get("open_grounds", False), "workar_later": config.get("workar_later", False),
+        "players": list(players), "seed": seed, "draws": 0,
         "phase": "throw" if mode == "duel" else "chief", "turn": 0, "first": 0, "turns": 0,
         "throws": [None] * wanted, "offer": [chiefs.pop(), chiefs.pop()], "box": chiefs,
         "seats": seats, "jungle": jungle, "grounds": {"left": [], "right": []},
@@ -524,6 +534,11 @@ def _mate_actions(state, seat, firsts):
 def _pending_actions(state):
     step = state["pending"][0]
     seat = state["seats"][state["turn"]]
+    if step["kind"] == "workar":
+        jungle = bool(state["jungle"])
+        tokens = min(MAX_DINOBLIVION_TOKENS, seat["dino"])
+        actions = [a for card in _workar_choices(seat, step) for a in _play_actions(card, step["card"], tokens, jungle)]
+        return actions + [SKIP]
     if step["kind"] == "gain":
         return [_act("type", "gain", "card", c) for c in state["grounds"][step["side"]] if c not in IS_UNIQUE]
     if step["from"] == "play":
@@ -532,6 +547,11 @@ def _pending_actions(state):
         choices = _destroy_choices(seat)
     actions = [_act("type", "destroy", "card", c) for c in choices]
     return actions + [SKIP] if step.get("optional") else actions
+
+
+def _workar_choices(seat, step):
+    """Action cards Workar may still play at once: one of each kind of those held when Workar was used."""
+    return [c for c in _first_of_each_kind(seat["hand"][:step["held"]]) if c in IS_ACTION]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -588,6 +608,8 @@ def _why_not_pending(state, player, action):
     step = state["pending"][0]
     seat = state["seats"][player]
     kind = action["type"]
+    if step["kind"] == "workar":
+        return _why_not_workar(state, seat, step, action)
     if step["kind"] == "gain":
         if kind != "gain":
             return f"First choose the card you gain from the {step['side']} Hunting Ground."
@@ -608,6 +630,28 @@ def _why_not_pending(state, player, action):
         return "Choose a card in play to destroy." if step["from"] == "play" else \
             "Choose a card in your hand or in play to destroy."
     return _fields(action, "card")
+
+
+def _why_not_workar(state, seat, step, action):
+    """Check the second Action card of a Workar play (the rulebook: 2 Action cards at once), or playing none."""
+    kind = action["type"]
+    if kind == "skip":
+        return _fields(action)
+    workar = _name(step["card"])
+    if kind != "play":
+        return (f"{workar} plays 2 Action cards at once: first play the second one from your hand, "
+                "or choose to play none.")
+    card = action.get("card")
+    if action.get("via") != step["card"]:
+        return f"Play the second Action card with {workar} (via {step['card']!r}), or choose to play none."
+    if card not in seat["hand"]:
+        return f"{_name(card) if card in NAME_OF else 'That card'} is not in your hand."
+    if card not in IS_ACTION:
+        return f"{_name(card)} is a Clan card: {workar} plays Action cards (hand icon)."
+    if card not in seat["hand"][:step["held"]]:
+        return (f"{_name(card)} was drawn after {workar} was used: the 2 Action cards are played at once, "
+                "so the second must already have been in your hand.")
+    return _why_not_action_effect(state, seat, card, action)
 
 
 def _why_not_hand_clan(state, seat, card, verb):
@@ -740,6 +784,11 @@ def _check_play(state, player, seat, action):
         reason = _why_not_hand_clan(state, seat, via, "play an Action card")
         if reason:
             return reason
+    return _why_not_action_effect(state, seat, card, action)
+
+
+def _why_not_action_effect(state, seat, card, action):
+    """Check what a played Action card is told to do: its bonus, its Dino tokens, how its strength is used."""
     kind = KIND_OF[card]
     if card in IS_TOTEM:
         return _fields(action, "card", "via")
@@ -1055,24 +1104,32 @@ def _destroy(state, seat, card):
 
 def _apply_play(state, player, seat, action):
     card, via = action["card"], action["via"]
+    second = bool(state["pending"])  # the second Action card of a Workar play (the only pending play)
+    via_kind = None if via == "free" else KIND_OF[via]
     if via == "free":
         state["free"] -= 1
+    elif second:
+        state["pending"] = state["pending"][1:]
     else:
         _use_clan(seat, via)
     seat["hand"].remove(card)
     kind = KIND_OF[card]
     _log(state, {"type": "play", "seat": player, "card": card, "via": via})
+    if via_kind == "workar" and not second:
+        if state.get("workar_later"):
+            state["free"] += 1
+        else:
+            # The rulebook: 2 Action cards at once. The second must be one of the cards held now, before this
+            # card's power draws any: they are the first `held` cards of the hand (a draw adds at the end).
+            state["pending"] = [{"kind": "workar", "card": via, "held": len(seat["hand"])}]
     if card in IS_TOTEM:
         seat["totems"].append(card)
     else:
         seat["play"].append(card)
         _resolve(state, player, _effect_power(kind, action), action.get("use"))
-    if via != "free":
-        via_kind = KIND_OF[via]
-        if via_kind == "workar":
-            state["free"] += 1
-        elif via_kind == "artis":
-            _draw(state, player, 1)
+    if via_kind == "artis":
+        _draw(state, player, 1)
+    _settle(state)
 
 
 def _apply_totem(state, player, seat, action):
@@ -1167,7 +1224,10 @@ def _settle(state):
     seat = state["seats"][state["turn"]]
     while state["pending"]:
         step = state["pending"][0]
-        if step["kind"] == "gain":
+        if step["kind"] == "workar":
+            if _workar_choices(seat, step):
+                return
+        elif step["kind"] == "gain":
             if any(c not in IS_UNIQUE for c in state["grounds"][step["side"]]):
                 return
         elif seat["play"] or seat["totems"] or (step["from"] != "play" and seat["hand"]):
@@ -1434,7 +1494,7 @@ def observation(state, viewer=None):
         "hand": list(me["hand"]) if me else None, "cave": me["cave"] if me else None,
         "grounds": {side: shown_ground(state, side, viewer) for side in SIDES},
         "ground_sizes": {side: len(pile) for side, pile in state["grounds"].items()},
-        "open_grounds": state.get("open_grounds", False),
+        "open_grounds": state.get("open_grounds", False), "workar_later": state.get("workar_later", False),
         "dinosaurs": dinos, "unseen_dinosaurs": _kinds(face_down),
         "jungle": {"size": len(state["jungle"]), "setaside": len(state["setaside"]), "bottom": list(state["bottom"]),
                    # Kinds of the cards the viewer may not look at: the Jungle, the set-aside cards and the
@@ -1534,6 +1594,7 @@ def determinise(observation, viewer, rng):
         "phase": obs["phase"], "turn": obs["turn"] if obs["turn"] is not None else obs["players"][0]["seat"],
         "first": obs["first"], "turns": obs["turns"], "throws": list(obs["throws"]), "offer": list(obs["offer"]),
         "box": box, "seats": seats, "jungle": bottom + top, "grounds": grounds, "open_grounds": obs["open_grounds"],
+        "workar_later": obs["workar_later"],
         "dinos": dinos, "dinos_out": out, "enemies": {s: list(obs["enemies"][s]) for s in SIDES},
         "setaside": loose, "bottom": list(jungle_info["bottom"]), "egg_bank": bank, "eggs_out": eggs,
         "eggs_gone": list(obs["eggs"]["gone"]), "destroyed": list(obs["destroyed"]),
@@ -1567,8 +1628,9 @@ def hidden(state, viewer):
 
 
 def example_configs():
-    """Return small valid set-ups for tests: a Duel under each end trigger (one with open Hunting Grounds), and a
-    Solo game at the shortest difficulty."""
+    """Return small valid set-ups for tests: a Duel under each end trigger (one with both house rules, open Hunting
+    Grounds and Workar's later play), and a Solo game at the shortest difficulty."""
     return [{"mode": "duel", "players": ["Ada", "Ben"]},
-            {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks", "open_grounds": True},
+            {"mode": "duel", "players": ["Ada", "Ben"], "end_trigger": "dinosaur_decks", "open_grounds": True,
+             "workar_later": True},
             {"mode": "solo", "players": ["Ada"], "difficulty": "chief"}]

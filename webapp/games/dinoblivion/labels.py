@@ -58,6 +58,12 @@ def _effect(power, use=None):
     return text
 
 
+def _workar_step(observation):
+    """Say whether the player is choosing the second Action card of a Workar play."""
+    pending = observation.get("pending")
+    return bool(pending) and pending[0].get("kind") == "workar"
+
+
 def describe_action(observation, action):
     """Return a short label for a button, e.g. 'Hunt with Huntar (strength 3) on the left Hunting Ground'."""
     kind = action.get("type")
@@ -91,13 +97,17 @@ def describe_action(observation, action):
         return f"Use {_name(card)}: {_effect(E.CLAN_POWERS[card_kind], action.get('use'))}"
     if kind == "play":
         via = action.get("via")
-        how = "as a free play" if via == "free" else f"with {_name(via)}"
         card_kind = C.KIND_OF[card]
         if card in E.IS_TOTEM:
             what = "put the Totem in play"
         else:
             what = _effect(E._effect_power(card_kind, action), action.get("use"))
-        extra = {"workar": " (Workar: play 1 more Action card)", "artis": " (Artis: then draw a card)"}
+        if _workar_step(observation):
+            return f"Play {_name(card)} with {_name(via)} too, at once: {what}"
+        how = "as a free play" if via == "free" else f"with {_name(via)}"
+        workar = " (Workar: 1 more Action card later this turn)" if observation.get("workar_later") \
+            else " (Workar: then 1 more Action card from your hand, at once)"
+        extra = {"workar": workar, "artis": " (Artis: then draw a card)"}
         return f"Play {_name(card)} {how}: {what}{extra.get(C.KIND_OF.get(via), '')}"
     if kind == "totem":
         return f"Use {_name(card)}: {_effect(E._effect_power(C.KIND_OF[card], action), action.get('use'))}"
@@ -123,5 +133,7 @@ def describe_action(observation, action):
         side = observation["pending"][0]["side"] if observation.get("pending") else None
         return f"Gain {_name(card)} from {GROUND.get(side, 'the Hunting Ground')}"
     if kind == "skip":
+        if _workar_step(observation):
+            return f"Play no second Action card with {_name(observation['pending'][0]['card'])}"
         return "Destroy nothing"
     return str(kind)

@@ -112,7 +112,7 @@ def rollout_view(state, viewer):
         "enemies": state["enemies"], "strength": state["strength"], "fought": state["fought"],
         "free_plays": state["free"], "used_totems": state["used_totems"], "mated": state["mated"],
         "pending": state["pending"], "end": state["end"], "outcome": state["outcome"],
-        "over": E.is_over(state),
+        "over": E.is_over(state), "workar_later": state.get("workar_later", False),
     }, lambda key: full())
 
 

@@ -187,7 +187,8 @@ class DinoblivionAdapter(Adapter):
     def start(self, form):
         seats = form.chosen_seats()
         config = {"mode": form.mode.data, "players": [seat["name"] for seat in seats],
-                  "end_trigger": form.end_trigger.data, "open_grounds": form.open_grounds.data}
+                  "end_trigger": form.end_trigger.data, "open_grounds": form.open_grounds.data,
+                  "workar_later": form.workar_later.data}
         if form.mode.data == "solo":
             config["difficulty"] = form.difficulty.data
         return store.create_game("dinoblivion", config, seats, mode="table", settings={})
