@@ -199,16 +199,23 @@ def is_search_or_edit_page(url):
     return bool(SEARCH_KEYS & set(query)) or query.get("action") == ["edit"] or "search" in segments
 
 
+WIKIPEDIA_EDITION = re.compile(r"(?:[a-z]{2,3}(?:-[a-z]+)?|simple)\.wikipedia\.org")  # en, de, zh-yue, simple
+
+
 def is_wikipedia(url):
     """Say whether `url` is on any Wikipedia (any language, mobile or not)."""
     host = normal_host(urlsplit(url).hostname or "")
     return host == "wikipedia.org" or host.endswith(".wikipedia.org")
 
 
-def is_english_wikipedia_article(url):
-    """Say whether `url` is an article of English Wikipedia itself: https://en.wikipedia.org/wiki/…"""
+def is_wikipedia_article(url):
+    """Say whether `url` is an article of a Wikipedia edition itself: https://<language>.wikipedia.org/wiki/…
+
+    >>> is_wikipedia_article("https://de.wikipedia.org/wiki/Stegosaurus"), is_wikipedia_article("https://en.m.wikipedia.org/wiki/X")
+    (True, False)
+    """
     parts = urlsplit(url)
-    return (parts.scheme in ("http", "https") and (parts.hostname or "") == schema.WIKIPEDIA_HOST
+    return (parts.scheme in ("http", "https") and bool(WIKIPEDIA_EDITION.fullmatch(parts.hostname or ""))
             and parts.path.startswith("/wiki/") and len(parts.path) > len("/wiki/"))
 
 
@@ -262,10 +269,9 @@ def _check_work(work, path, line, denied_hosts):
     if is_search_or_edit_page(url):
         raise CardDataError(path, line, "url", f"{url!r} is a search-result, edit or history page: "
                                                "link to the page of the work itself")
-    if is_wikipedia(url) and not is_english_wikipedia_article(url):
-        raise CardDataError(path, line, "url", f"{url!r}: Wikipedia is cited only as an article of "
-                                               f"https://{schema.WIKIPEDIA_HOST}/wiki/…, not a mobile page, "
-                                               "another edition or a copy")
+    if is_wikipedia(url) and not is_wikipedia_article(url):
+        raise CardDataError(path, line, "url", f"{url!r}: Wikipedia is cited only as an article of an edition "
+                                               "(https://en.wikipedia.org/wiki/…), not a mobile, search or edit page")
     if (work["kind"] == "wikipedia") != is_wikipedia(url):
         problem = ("a Wikipedia work links to its article on en.wikipedia.org" if work["kind"] == "wikipedia"
                    else "links to Wikipedia: its kind must be 'wikipedia'")

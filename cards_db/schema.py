@@ -30,7 +30,6 @@ SOURCE_GROUPS = [
     ("wikipedia", "Wikipedia", ["wikipedia"]),
 ]
 # Wikipedia itself (never a copy of it) is the only wiki a card may cite.
-WIKIPEDIA_HOST = "en.wikipedia.org"
 
 DECK_COLUMNS = {
     "dinosaurs": [

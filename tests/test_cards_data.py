@@ -10,7 +10,7 @@ from cards_db import read_card_files
 from cards_db.loader import (
     DATA_DIR,
     denied_entry,
-    is_english_wikipedia_article,
+    is_wikipedia_article,
     numbers_by_kind,
     numbers_table,
     read_denied_hosts,
@@ -142,7 +142,7 @@ def test_no_work_links_to_a_denied_host_or_a_copy_of_wikipedia():
         if work.url:
             assert denied_entry(work.url, DENIED) is None, (work.id, work.url)
         if work.kind == "wikipedia":
-            assert is_english_wikipedia_article(work.url), (work.id, work.url)
+            assert is_wikipedia_article(work.url), (work.id, work.url)
 
 
 def test_every_work_is_cited_by_some_card():

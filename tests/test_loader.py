@@ -146,7 +146,7 @@ REFUSALS = [
     ("sources.csv", 1, "url", "https://www.nhm.ac.uk/search?q=stegosaurus", "url", "search-result, edit or history"),
     ("sources.csv", 1, "url", "ftp://nhm.ac.uk/stegosaurus", "url", "is not a web address"),
     ("sources.csv", 2, "url", "https://en.m.wikipedia.org/wiki/Stegosaurus", "url", "Wikipedia is cited only as"),
-    ("sources.csv", 2, "url", "https://de.wikipedia.org/wiki/Stegosaurus", "url", "Wikipedia is cited only as"),
+    ("sources.csv", 2, "url", "https://en.m.wikipedia.org/wiki/Stegosaurus", "url", "Wikipedia is cited only as"),
     ("sources.csv", 2, "url", "https://en.wikipedia.org/w/index.php?title=Stegosaurus&action=edit", "url",
      "search-result, edit or history"),
     ("sources.csv", 2, "url", "https://www.nhm.ac.uk/stegosaurus", "url", "links to its article on en.wikipedia.org"),
