@@ -3,9 +3,11 @@
 
     python scripts/merge_source_parts.py PARTS_DIR [--data-dir cards_db/data]
 
-PARTS_DIR holds `common_sources.csv` and, per slice, `<part>_sources.csv`, `<part>_citations.csv` and
-`<part>_corrections.csv` (see its BRIEF.md). The script writes `sources.csv` (one row per id, only works a
-card cites) and `citations.csv` (in deck file order of slug, then fields), applies every correction to the
+PARTS_DIR holds `common_sources.csv` (optional) and, per slice, `<part>_sources.csv`, `<part>_citations.csv` and
+`<part>_corrections.csv` (see its BRIEF.md). The parts add to the data folder's own `sources.csv` and
+`citations.csv`: a part's citation of a card's field replaces every citation the data held for that field, so
+a slice re-sourced again names only its new works. The script writes `sources.csv` (one row per id, only works
+a card cites) and `citations.csv` (in deck file order of slug, then fields), applies every correction to the
 deck files and drops their old `sources` column. Running it twice changes nothing more. It stops, writing
 nothing, at the first clash: two different rows for one id, a correction of an unknown card or column, two
 corrections of one cell that disagree.
@@ -45,10 +47,11 @@ def _require(frame, columns, path):
         raise MergeError(f"{path}: the header lacks {', '.join(missing)}")
 
 
-def merge_sources(parts_dir):
-    """Return the works of every part, one row per id; two different rows for one id are an error."""
+def merge_sources(parts_dir, data_dir):
+    """Return the data's works and every part's, one row per id; two different rows for one id are an error."""
     rows, origin = {}, {}
-    paths = [Path(parts_dir) / "common_sources.csv", *part_files(parts_dir, "_sources.csv")]
+    paths = [Path(data_dir) / schema.SOURCES_FILE, Path(parts_dir) / "common_sources.csv",
+             *part_files(parts_dir, "_sources.csv")]
     for path in paths:
         if not path.exists():
             continue
@@ -66,8 +69,12 @@ def merge_sources(parts_dir):
     return pd.DataFrame(list(rows.values()), columns=schema.SOURCE_COLUMNS)
 
 
-def merge_citations(parts_dir, slug_order):
-    """Return every part's citations, without repeats, in deck file order of slug, then fields."""
+def merge_citations(parts_dir, slug_order, data_dir):
+    """Return the data's citations with every part's, without repeats, in deck file order of slug, then fields.
+
+    A part's citation of (card, field) replaces the data's citations of that field: each citation is split per
+    field, those the parts cover are dropped, and what is left is joined again per card, work and detail.
+    """
     frames = []
     for path in part_files(parts_dir, "_citations.csv"):
         frame = read_text_csv(path)
@@ -76,9 +83,20 @@ def merge_citations(parts_dir, slug_order):
             if slug not in slug_order:
                 raise MergeError(f"{path.name}, line {index + 2}: {slug!r} is not the slug of any card")
         frames.append(frame[schema.CITATION_COLUMNS])
-    if not frames:
-        return pd.DataFrame(columns=schema.CITATION_COLUMNS)
-    citations = pd.concat(frames, ignore_index=True)
+    new = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=schema.CITATION_COLUMNS)
+    held_path = Path(data_dir) / schema.CITATIONS_FILE
+    held = read_text_csv(held_path)[schema.CITATION_COLUMNS] if held_path.exists() else new.iloc[0:0]
+    covered = {(slug, field) for slug, fields in zip(new["slug"], new["fields"], strict=True)
+               for field in split_fields(fields)}
+    kept = held.assign(field=held["fields"].map(split_fields)).explode("field")
+    kept = kept[[(slug, field) not in covered for slug, field in zip(kept["slug"], kept["field"], strict=True)]]
+    if not kept.empty:
+        kept = (kept.groupby(["slug", "source", "detail"], sort=False)["field"].agg(", ".join)
+                .reset_index().rename(columns={"field": "fields"}))
+    kept = kept.reindex(columns=schema.CITATION_COLUMNS)
+    citations = pd.concat([kept, new], ignore_index=True)
+    if citations.empty:
+        return citations
     citations["fields"] = citations["fields"].map(lambda text: ", ".join(split_fields(text)))
     citations = citations.drop_duplicates()
     citations["_order"] = citations["slug"].map(slug_order)
@@ -126,8 +144,8 @@ def merge(parts_dir, data_dir=DATA_DIR):
     corrections = read_corrections(parts_dir)
     decks = corrected_decks(data_dir, corrections)
     slug_order = {slug: i for i, slug in enumerate(s for deck in schema.DECKS for s in decks[deck]["slug"])}
-    citations = merge_citations(parts_dir, slug_order)
-    works = merge_sources(parts_dir)
+    citations = merge_citations(parts_dir, slug_order, data_dir)
+    works = merge_sources(parts_dir, data_dir)
     cited = set(citations["source"])
     unknown = sorted(cited - set(works["id"]))
     if unknown:

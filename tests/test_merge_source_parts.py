@@ -78,3 +78,22 @@ def test_a_clash_stops_the_merge_and_writes_nothing(folders, name, text, message
     with pytest.raises(merge_source_parts.MergeError, match=message.replace("(", r"\(").replace(")", r"\)")):
         merge_source_parts.merge(parts, data)
     assert {p.name: p.read_bytes() for p in data.iterdir()} == before
+
+
+def test_a_part_re_sourcing_a_field_replaces_the_datas_citations_of_that_field_only(tmp_path):
+    data, parts = tmp_path / "data", tmp_path / "parts"
+    shutil.copytree(DATA_DIR, data)
+    parts.mkdir()
+    held = pd.read_csv(data / "citations.csv", dtype=str, keep_default_na=False)
+    row = held[held["fields"].str.contains(",")].iloc[0]  # a citation of several fields of one card
+    field, *others = [f.strip() for f in row["fields"].split(",")]
+    (parts / "c_sources.csv").write_text(HEADER + "newwork2026,reference,A. Author,A new handbook,Press,2026,,\n")
+    (parts / "c_citations.csv").write_text(f"slug,fields,source,detail\n{row['slug']},{field},newwork2026,p. 12\n")
+    merge_source_parts.merge(parts, data)
+    merged = pd.read_csv(data / "citations.csv", dtype=str, keep_default_na=False)
+    mine = merged[merged["slug"] == row["slug"]]
+    cites = {(f.strip(), source) for fields, source in zip(mine["fields"], mine["source"], strict=True)
+             for f in fields.split(",")}
+    assert (field, "newwork2026") in cites and (field, row["source"]) not in cites
+    assert all((other, row["source"]) in cites for other in others)  # the same work still backs the other fields
+    assert len(merged[merged["slug"] != row["slug"]]) == len(held[held["slug"] != row["slug"]])
