@@ -7,6 +7,7 @@ bp = Blueprint("play", __name__)
 
 def register(app):
     """Register this feature's routes on the app (imported here, so importing a service never loads pages)."""
-    from webapp.play import api, views  # noqa: F401  (their routes register on bp)
+    from webapp.play import api, store, views  # noqa: F401  (their routes register on bp)
 
     app.register_blueprint(bp)
+    app.add_template_global(store.board_key, "board_key")  # what a board showed, sent back with a move

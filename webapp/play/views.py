@@ -40,7 +40,6 @@ def game(kind, game_id):
     return render_template(adapter.board_template, **adapter.context(found, viewer))
 
 
-bp.add_app_template_global(store.board_key, "board_key")
 STALE_BOARD = "The game has moved on since this page was shown (another tab, or another player): nothing was played. Here is the board as it is now."
 
 
