@@ -88,13 +88,7 @@ def merge_citations(parts_dir, slug_order, data_dir):
     held = read_text_csv(held_path)[schema.CITATION_COLUMNS] if held_path.exists() else new.iloc[0:0]
     covered = {(slug, field) for slug, fields in zip(new["slug"], new["fields"], strict=True)
                for field in split_fields(fields)}
-    kept = held.assign(field=held["fields"].map(split_fields)).explode("field")
-    kept = kept[[(slug, field) not in covered for slug, field in zip(kept["slug"], kept["field"], strict=True)]]
-    if not kept.empty:
-        kept = (kept.groupby(["slug", "source", "detail"], sort=False)["field"].agg(", ".join)
-                .reset_index().rename(columns={"field": "fields"}))
-    kept = kept.reindex(columns=schema.CITATION_COLUMNS)
-    citations = pd.concat([kept, new], ignore_index=True)
+    citations = pd.concat([without_fields(held, covered.__contains__), new], ignore_index=True)
     if citations.empty:
         return citations
     citations["fields"] = citations["fields"].map(lambda text: ", ".join(split_fields(text)))
@@ -102,6 +96,17 @@ def merge_citations(parts_dir, slug_order, data_dir):
     citations["_order"] = citations["slug"].map(slug_order)
     citations = citations.sort_values(["_order", "fields", "source"], kind="stable")
     return citations.drop(columns="_order").reset_index(drop=True)
+
+
+def without_fields(citations, dropped):
+    """Return the citations less each (slug, field) for which `dropped(pair)` is true; what is left of a row keeps
+    its work and detail."""
+    kept = citations.assign(field=citations["fields"].map(split_fields)).explode("field")
+    kept = kept[[not dropped(pair) for pair in zip(kept["slug"], kept["field"], strict=True)]]
+    if not kept.empty:
+        kept = (kept.groupby(["slug", "source", "detail"], sort=False)["field"].agg(", ".join)
+                .reset_index().rename(columns={"field": "fields"}))
+    return kept.reindex(columns=schema.CITATION_COLUMNS)
 
 
 def read_corrections(parts_dir):
@@ -145,6 +150,10 @@ def merge(parts_dir, data_dir=DATA_DIR):
     decks = corrected_decks(data_dir, corrections)
     slug_order = {slug: i for i, slug in enumerate(s for deck in schema.DECKS for s in decks[deck]["slug"])}
     citations = merge_citations(parts_dir, slug_order, data_dir)
+    # A value emptied by a correction keeps no citation: the card's page would name a work behind a blank.
+    filled = {(slug, column) for frame in decks.values() for column in frame.columns
+              for slug, value in zip(frame["slug"], frame[column], strict=True) if value != ""}
+    citations = without_fields(citations, lambda pair: pair not in filled)
     works = merge_sources(parts_dir, data_dir)
     cited = set(citations["source"])
     unknown = sorted(cited - set(works["id"]))

@@ -97,3 +97,17 @@ def test_a_part_re_sourcing_a_field_replaces_the_datas_citations_of_that_field_o
     assert (field, "newwork2026") in cites and (field, row["source"]) not in cites
     assert all((other, row["source"]) in cites for other in others)  # the same work still backs the other fields
     assert len(merged[merged["slug"] != row["slug"]]) == len(held[held["slug"] != row["slug"]])
+
+
+def test_a_value_a_part_empties_keeps_no_citation(tmp_path):
+    data, parts = tmp_path / "data", tmp_path / "parts"
+    shutil.copytree(DATA_DIR, data)
+    parts.mkdir()
+    held = pd.read_csv(data / "citations.csv", dtype=str, keep_default_na=False)
+    slug = held[held["fields"].str.contains("mass_kg")]["slug"].iloc[0]
+    (parts / "d_corrections.csv").write_text(f"slug,column,value,reason\n{slug},mass_kg,,no allowed source\n"
+                                             f"{slug},mass_low_kg,,\n{slug},mass_high_kg,,\n")
+    merge_source_parts.merge(parts, data)
+    merged = pd.read_csv(data / "citations.csv", dtype=str, keep_default_na=False)
+    fields = {f.strip() for f in merged[merged["slug"] == slug]["fields"] for f in f.split(",")}
+    assert not fields & {"mass_kg", "mass_low_kg", "mass_high_kg"} and fields
