@@ -152,7 +152,7 @@ def test_finished_line_chart_marks_misplaced_cards(client):
     ("/api/figures/timeline?cards=stegosaurus,tyrannosaurus&zoom=today", 0, 165),
     ("/api/figures/timeline?cards=stegosaurus,tyrannosaurus&zoom=all", 0, 538.8),
     ("/api/figures/timeline?cards=stegosaurus&zoom=jurassic", 140, 205),
-    ("/api/figures/timeline?period=Jurassic&deck=dinosaurs", 90, 210),
+    ("/api/figures/timeline?period=Jurassic&deck=dinosaurs", 90, 215),  # Plesiosaurus, 205.7 Ma, lived into it
 ])
 def test_the_timeline_zooms_to_the_cards_or_period_shown(client, url, low, high):
     youngest_edge, oldest_edge = sorted(figure(client, url)["layout"]["xaxis"]["range"])
