@@ -108,3 +108,21 @@ def quoted_figures(fact):
                 rounding = 0.5 * scale if value >= scale else 0.25 * scale
             converted = 0.05 * value if unit in CONVERTED else 0.0
             yield column, value, rounding + converted, match.group(0)
+
+
+# A life quoted in words: "lives only about four years", "can live more than 100 years".
+LIFE = re.compile(rf"\bliv(?:e|es|ed|ing)\b\W+(?:\w+\W+){{0,4}}?(?P<amount>{_AMOUNT})\s*years?\b", re.IGNORECASE)
+AT_LEAST = re.compile(r"(?:more than|over|at least|beyond)\s*$", re.IGNORECASE)
+
+
+def quoted_lifespans(fact):
+    """Yield (years, at_least, words) for each life a fact quotes; `at_least` when it says "more than" or "over".
+
+    >>> [(y, a) for y, a, _ in quoted_lifespans("It lives only about four years; some can live more than 100 years.")]
+    [(4, False), (100.0, True)]
+    >>> list(quoted_lifespans("It spends 17 years underground."))
+    []
+    """
+    for match in LIFE.finditer(fact):
+        before = fact[match.start():match.start("amount")]
+        yield amount(match.group("amount")), bool(AT_LEAST.search(before)), match.group(0)

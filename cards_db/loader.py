@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pandas as pd
 
 from cards_db import schema
-from cards_db.figures import quoted_figures
+from cards_db.figures import quoted_figures, quoted_lifespans
 
 DATA_DIR = Path(__file__).parent / "data"
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -109,6 +109,8 @@ def read_deck(deck, data_dir=DATA_DIR, periods=None):
     _check_range_notes(frame, path)
     _check_lifespan_record(frame, path)
     _check_facts(frame, path)
+    if "lifespan_years" in frame.columns:
+        _check_quoted_lifespans(frame, path)
     frame.insert(1, "deck", deck)
     return frame
 
@@ -581,6 +583,24 @@ def _check_facts(frame, path):
                 _fail(path, frame, index, "fact",
                       f"quotes {words!r} ({value:.4g} {unit}), outside the card's range {ends[0]:g} to {ends[1]:g} "
                       f"{unit}: a fact's whole-animal figure agrees with its card")
+
+
+def _check_quoted_lifespans(frame, path):
+    """A life a fact quotes is no longer than the longest known (the record, else the typical life, a quarter more
+    for words like "about"), and a plain figure no shorter than three quarters of the typical life."""
+    for index, row in frame.iterrows():
+        typical, record = row["lifespan_years"], row["lifespan_record_years"]
+        known = [value for value in (typical, record) if _filled(value)]
+        if not known:
+            continue
+        for years, at_least, words in quoted_lifespans(row["fact"]):
+            too_long = years > max(known) * 1.25
+            too_short = not at_least and _filled(typical) and years < typical * 0.75
+            if too_long or too_short:
+                _fail(path, frame, index, "fact",
+                      f"quotes {words!r}, but the card's typical life is {typical:g} years"
+                      + (f" and its record {record:g}" if _filled(record) else "")
+                      + ": a fact's life agrees with its card")
 
 
 def _filled(value):

@@ -236,6 +236,24 @@ def test_facts_are_checked_for_whole_animal_figures_in_any_unit(small_dir, fact,
             read_card_files(small_dir)
 
 
+@pytest.mark.parametrize(("fact", "allowed"), [
+    ("A lion lives about 12 years in the wild.", True),
+    ("In zoos some lions have lived more than 20 years.", True),  # at least 20: the record allows it
+    ("A lion can live 60 years.", False),  # longer than its record
+    ("A lion lives only about 3 years.", False),  # far shorter than its typical life
+    ("Cubs stay with their mother for two years.", True),  # not a life
+])
+def test_a_life_a_fact_quotes_agrees_with_the_cards_lifespans(small_dir, fact, allowed):
+    edit_cell(small_dir, "animals.csv", 0, "fact", fact)
+    edit_cell(small_dir, "animals.csv", 0, "lifespan_years", "12")
+    edit_cell(small_dir, "animals.csv", 0, "lifespan_record_years", "25")
+    if allowed:
+        read_card_files(small_dir)
+    else:
+        with pytest.raises(CardDataError, match="a fact's life agrees with its card"):
+            read_card_files(small_dir)
+
+
 def test_a_bibliography_file_missing_a_column_is_refused(small_dir):
     (small_dir / "citations.csv").write_text("slug,fields,source\n")
     with pytest.raises(CardDataError, match="column 'detail': column is missing"):
