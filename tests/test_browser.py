@@ -6,6 +6,7 @@ import time
 import pytest
 from conftest import wait_until
 from flask import render_template_string
+from playwright.sync_api import expect
 
 from webapp.extensions import db
 from webapp.models import Card
@@ -502,7 +503,7 @@ def test_a_finished_practice_fits_a_phone_with_every_column_of_its_review(browse
     while answer.count():
         with page.expect_navigation():
             answer.first.click()
-    assert page.locator("text=You scored").count() == 1
+    expect(page.locator("text=You scored")).to_have_count(1)  # waits: under load the last page may still be drawing
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     right = page.locator("table.review td[data-label='Right?']").first.bounding_box()
     assert right["x"] + right["width"] <= 390
