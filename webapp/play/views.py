@@ -51,7 +51,8 @@ def move(kind, game_id):
     try:
         # A board sends a key of what it showed (store.board_key): a move from a page the game has since left (another
         # tab, or another player moved) is refused, and the board as it is now shown, not applied to a turn it never showed.
-        if request.form.get("seen", store.board_key(found, seat)) != store.board_key(found, seat):
+        seen = request.form.get("seen")
+        if seen is not None and seen != store.board_key(found, seat):
             raise AppError(409, STALE_BOARD)
         store.act(found, seat, adapter.action(found, seat, form))
     except AppError as error:
