@@ -432,11 +432,11 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
 
     teacher.get_by_role("heading", name="Results").wait_for()
     with teacher.expect_download() as download:
-        teacher.get_by_role("link", name="Download the results (CSV)").click()
+        teacher.get_by_role("link", name="CSV: every answer").click()
     path = tmp_path / "results.csv"
     download.value.save_as(path)
-    rows = path.read_text().strip().splitlines()
-    assert rows[0].startswith("turn,nickname") and len(rows) == 1 + 3 * 3
+    rows = path.read_text(encoding="utf-8-sig").strip().splitlines()
+    assert rows[0].startswith("round,date,card_number,student") and len(rows) == 1 + 3 * 3
     for page in students:
         page.get_by_text("The round is over").wait_for(timeout=5000)
 

@@ -57,12 +57,12 @@ def test_teacher_pages_refuse_everyone_else(classroom, app, teacher):
     url, _code = classroom.new_round(teacher)
     round_id = url.rsplit("/", 1)[1]
     anonymous = app.test_client()
-    for path in ("/teach/", "/teach/rounds/new", url, url + "/panel", url + "/results.csv"):
+    for path in ("/teach/", "/teach/rounds/new", url, url + "/panel", url + "/results.csv", url + "/results.xlsx"):
         assert anonymous.get(path).status_code == 302  # to the login page
     assert anonymous.post(url + "/control", data={"action": "start"}).status_code == 302
     other = app.test_client()
     classroom.register(other, email="other@school.org")
-    for path in (url, url + "/panel", url + "/results.csv"):
+    for path in (url, url + "/panel", url + "/results.csv", url + "/results.xlsx"):
         response = other.get(path)
         assert response.status_code == 403 and "another teacher" in response.get_data(as_text=True)
     assert other.post(url + "/control", data={"action": "start"}).status_code == 403
@@ -321,8 +321,10 @@ def test_skip_reveal_next_and_end_to_results_and_csv(classroom, app, teacher):
     assert "Results" in page and "Cards, hardest first" in page and "Accuracy" in page
     csv = teacher.get(url + "/results.csv")
     assert csv.headers["Content-Type"].startswith("text/csv")
-    lines = csv.get_data(as_text=True).strip().splitlines()
-    assert lines[0] == "turn,nickname,team,card,animal,place,correct,seconds,true_value" and len(lines) == 3
+    lines = csv.get_data().decode("utf-8-sig").strip().splitlines()
+    # Card 1 was skipped: cards 2 and 3, Ada's answer and Ben's missed one each.
+    assert lines[0] == "round,date,card_number,student,animal,true_value,place,result,seconds" and len(lines) == 5
+    assert [line.split(",")[2:4] for line in lines[1:]] == [["2", "Ada"], ["2", "Ben"], ["3", "Ada"], ["3", "Ben"]]
     assert "Weights" in teacher.get("/teach/").get_data(as_text=True)  # kept in the history
 
 
@@ -372,7 +374,7 @@ def test_self_paced_challenge(classroom, app, teacher):
     assert "You scored" in eve.get(game_url).get_data(as_text=True)
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td>", panel)
-    assert "nickname,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
+    assert "student,answered,score" in teacher.get(url + "/results.csv").get_data(as_text=True)
 
 
 def test_homework_waits_without_showing_a_card_and_its_page_learns_when_it_opens(classroom, app, teacher):
@@ -544,7 +546,7 @@ def test_guessing_join_codes_and_passwords_is_slowed_down(classroom, app, client
 
 @pytest.mark.parametrize("method, path", [
     ("get", ""), ("get", "/panel"), ("post", "/control"), ("get", "/students"), ("get", "/results.csv"),
-    ("post", "/students/{big}"),
+    ("get", "/results.xlsx"), ("post", "/students/{big}"),
 ])
 def test_ids_too_big_for_the_database_are_a_clear_404(classroom, teacher, method, path):
     url, _ = classroom.new_round(teacher)

@@ -92,8 +92,8 @@ def test_live_quiz_round_for_the_class(classroom, app, client):
     after = ada.get(f"/r/{code}").get_data(as_text=True)
     assert "You got it right" in after or "Not quite" in after
     client.post(url + "/control", data={"action": "end"})
-    csv = client.get(url + "/results.csv").get_data(as_text=True)
-    assert csv.splitlines()[0] == "turn,nickname,team,question_id,question,answer,correct,seconds"
+    csv = client.get(url + "/results.csv").get_data().decode("utf-8-sig")
+    assert csv.splitlines()[0] == "round,date,question_number,student,question,right_answer,answer,result,seconds"
     assert len(csv.strip().splitlines()) == 3
 
 

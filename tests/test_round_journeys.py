@@ -8,6 +8,7 @@ test reads the round's stored state (the right gap, bin or option), as a student
 Screenshots of the stage and of one phone per journey go to /tmp/journey-<format>-*.png.
 """
 
+import codecs
 import re
 
 import pytest
@@ -86,11 +87,11 @@ def end_round(teacher, button="End the round"):
 
 def results_csv(teacher, base):
     """Return the rows of the results CSV the finished round page links to."""
-    link = teacher.get_by_role("link", name="Download the results (CSV)")
+    link = teacher.get_by_role("link", name=re.compile("^CSV: ")).first
     expect(link).to_be_visible()
     response = teacher.context.request.get(base + link.get_attribute("href"))
-    assert response.ok
-    return response.text().strip().splitlines()
+    assert response.ok and response.body().startswith(codecs.BOM_UTF8)
+    return response.body().decode("utf-8-sig").strip().splitlines()
 
 
 def shows_only(teacher, labels):
@@ -428,8 +429,8 @@ def test_homework_journey(browser, live_server, teacher_page):
 
     end_round(teacher, "Close the homework")
     rows = results_csv(teacher, live_server)
-    assert rows[0] == "nickname,answered,score,out_of,best_streak,finished" and len(rows) == 1 + 3
-    assert rows[1].startswith(f"Ada,3,{scores['Ada']},3,") and rows[3].startswith("Cy,1,,,")
+    assert rows[0] == "round,date,student,answered,score,out_of,best_streak,finished,status" and len(rows) == 1 + 3
+    assert f",Ada,3,{scores['Ada']},3," in rows[1] and ",Cy,1,,,,False,part way (1 of 3)" in rows[3]
     expect(stage.locator(".s-headline")).to_have_text("The homework is closed", timeout=WAIT)
     expect(stage.locator(".s-homework")).to_contain_text("2 of 3 finished.")
     shoot(stage, "self_paced-stage-closed")

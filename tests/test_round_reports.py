@@ -15,7 +15,7 @@ from webapp.models import Card, Student
 
 def csv_rows(teacher, url):
     """Return the round's results CSV as a list of dicts."""
-    return list(csv.DictReader(io.StringIO(teacher.get(url + "/results.csv").get_data(as_text=True))))
+    return list(csv.DictReader(io.StringIO(teacher.get(url + "/results.csv").get_data().decode("utf-8-sig"))))
 
 
 def card_names(app):
@@ -44,13 +44,14 @@ def test_the_class_line_csv_says_places_true_values_and_tenths_of_seconds(classr
     reveals = classroom.round(url).state["reveals"]
     names = card_names(app)
     with app.app_context():
-        masses = {card.slug: card.mass_kg for card in db.session.query(Card)}
+        masses = {card.common_name: card.mass_kg for card in db.session.query(Card)}
     rows = csv_rows(teacher, url)
-    assert {"turn", "nickname", "team", "card", "animal", "correct", "seconds"} <= set(rows[0])
+    assert {"card_number", "student", "animal", "result", "seconds"} <= set(rows[0]) and "team" not in rows[0]
     assert [row["place"] for row in rows] == [place(reveal["line_before"], gap, names)
                                               for reveal, gaps in zip(reveals, chosen, strict=True) for gap in gaps]
-    assert [row["true_value"] for row in rows] == [format_mass(masses[row["card"]]) for row in rows]
-    assert all(re.fullmatch(r"\d+\.\d", row["seconds"]) and row["team"] == "" for row in rows)
+    assert [row["animal"] for row in rows] == [names[reveal["card"]] for reveal in reveals for _ in range(2)]
+    assert [row["true_value"] for row in rows] == [format_mass(masses[row["animal"]]) for row in rows]
+    assert all(re.fullmatch(r"\d+\.\d", row["seconds"]) for row in rows)
 
 
 def test_team_csv_numbers_teams_as_the_screen_and_rebuilds_each_turns_line(classroom, app, teacher):
@@ -78,8 +79,8 @@ def test_team_csv_numbers_teams_as_the_screen_and_rebuilds_each_turns_line(class
     teacher.post(url + "/control", data={"action": "end"})
     rows = csv_rows(teacher, url)
     assert [(row["team"], row["place"]) for row in rows] == expected
-    assert [row["turn"] for row in rows if row["place"] == NO_MOVE] == [rows[0]["turn"]]  # the turn Ada voted in
-    assert [int(row["turn"]) for row in rows] == sorted(int(row["turn"]) for row in rows)
+    assert [row["card_number"] for row in rows if row["place"] == NO_MOVE] == ["1"]  # the turn Ada voted in
+    assert [int(row["card_number"]) for row in rows] == sorted(int(row["card_number"]) for row in rows)
     page = teacher.get(url).get_data(as_text=True)
     assert re.search(rf">{escape(names[card])}</a></td><td>0 of 2</td><td>{escape(place(line, gap, names))}<", page)
 
@@ -116,7 +117,7 @@ def test_homework_scores_are_whole_numbers_when_someone_has_not_finished(classro
         eve.post(game_url + "/answer", data={"gap": "0"})
     panel = teacher.get(url + "/panel").get_data(as_text=True)
     assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td><td>\d</td>", panel), panel
-    eve_row = next(row for row in csv_rows(teacher, url) if row["nickname"] == "Eve")
+    eve_row = next(row for row in csv_rows(teacher, url) if row["student"] == "Eve")
     assert re.fullmatch(r"\d", eve_row["score"]) and eve_row["out_of"] == "4"
     teacher.post(url + "/control", data={"action": "end"})
     assert teacher.get(url).status_code == 200  # a finished homework has no card report to build
@@ -147,8 +148,10 @@ def test_ending_mid_card_counts_the_answers_given_and_shows_the_class_vote(class
     page = teacher.get(url).get_data(as_text=True)
     assert re.search(r"<td>Ada</td><td>(\d)</td>\s*<td>\d+% \(\1 of 2\)</td>", page)  # both her answers were judged
     assert page.count("<strong>1</strong> vote</li>") == 1  # the class's vote on the last card, still shown at the end
-    csv = teacher.get(url + "/results.csv").get_data(as_text=True).splitlines()
-    assert all(line.split(",")[6] in ("True", "False") for line in csv[1:])  # every answer judged
+    rows = csv_rows(teacher, url)
+    assert [row["result"] for row in rows if row["student"] == "Ada"] in (  # every answer judged
+        [first, second] for first in ("right", "wrong") for second in ("right", "wrong"))
+    assert [row["result"] for row in rows if row["student"] == "Ben"][1] == "missed"  # the card ending judged
 
 
 def test_skipping_a_card_with_answers_asks_first_and_says_how_many(classroom, app, teacher):

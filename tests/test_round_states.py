@@ -34,7 +34,8 @@ def offered(teacher, url):
 
 def probe(app, teacher, students, url, code):
     """Try everything in the round's present state; every answer is below 500 and a refusal changes nothing."""
-    for path in ("", "/panel", "/stage", "/stage/panel", "/students", "/results.csv"):
+    for path in ("", "/panel", "/stage", "/stage/panel", "/students", "/results.csv", "/results.xlsx",
+                 "/results.csv?table=students"):
         assert teacher.get(url + path).status_code < 500, path
     for student in students:
         for path in ("", "/panel", "/version"):

@@ -67,19 +67,64 @@ def true_values(rnd, slugs):
     return {card.slug: words(getattr(card, column)) for card in cards}
 
 
-def self_paced_frame(rnd):
-    """Return each student's self-paced result: score, out of, best streak (pandas)."""
-    rows = []
+def self_paced_games(rnd):
+    """Return (student, their game's observation or None) for each student of a self-paced round, in joining order."""
+    pairs = []
     for student in active_students(rnd):
         game = db.session.get(Game, student.game_id) if student.game_id else None
-        observation = observe(game, 0) if game else None
+        pairs.append((student, observe(game, 0) if game else None))
+    return pairs
+
+
+def self_paced_frame(rnd):
+    """Return each student's self-paced result: how far they are, score, out of, best streak (pandas)."""
+    rows = []
+    count = rnd.settings["count"]
+    for student, observation in self_paced_games(rnd):
         result = observation["result"] if observation else None
-        rows.append({"nickname": student.nickname, "answered": len(observation["answers"]) if observation else 0,
+        answered = len(observation["answers"]) if observation else 0
+        status = "finished" if result else f"part way ({answered} of {count})" if answered else "not started"
+        rows.append({"nickname": student.nickname, "answered": answered,
                      "score": result["score"] if result else None, "out_of": result["out_of"] if result else None,
-                     "best_streak": result["best_streak"] if result else None, "finished": bool(result)})
-    frame = pd.DataFrame(rows, columns=["nickname", "answered", "score", "out_of", "best_streak", "finished"])
+                     "best_streak": result["best_streak"] if result else None, "finished": bool(result),
+                     "status": status})
+    frame = pd.DataFrame(rows, columns=["nickname", "answered", "score", "out_of", "best_streak", "finished", "status"])
     # Whole numbers with gaps for who has not finished (plain ints would turn into floats: "5.0 of 5.0").
     return frame.astype({"score": "Int64", "out_of": "Int64", "best_streak": "Int64"})
+
+
+def self_paced_answers(rnd):
+    """Return a row per student and homework card, numbered as on screen: the animal, the answer in words, the result
+    and the true value; a card not answered yet says so (pandas)."""
+    games = self_paced_games(rnd)
+    answered = [answer for _, obs in games if obs for answer in obs["answers"]]
+    names = card_names({a["card"] for a in answered} | {e["card"] for _, obs in games if obs for e in obs["line"]})
+    values = true_values(rnd, {a["card"] for a in answered})
+    rows = []
+    for student, obs in games:
+        answers = obs["answers"] if obs else []
+        for number in range(1, rnd.settings["count"] + 1):
+            answer = answers[number - 1] if number <= len(answers) else None
+            row = {"card_number": number, "student": student.nickname, "animal": None, "answer": "not answered yet",
+                   "result": "", "true_value": None}
+            if answer:
+                row.update(animal=names.get(answer["card"]), answer=self_paced_words(obs, answers, number - 1, names),
+                           result=("right (too close to call)" if answer.get("close") else "right") if answer["right"]
+                           else "wrong", true_value=values.get(answer["card"]))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["card_number", "student", "animal", "answer", "result", "true_value"])
+
+
+def self_paced_words(obs, answers, index, names):
+    """Say a self-paced answer as the pages do: a place in the line as it stood then, a bin, or a position."""
+    answer = answers[index]
+    if obs["mode"] == "bins":
+        return f"in the {answer['answer']} bin"
+    if obs["mode"] == "all":
+        return f"position {answer['answer'] + 1}"
+    # Cards only join the line: the line an answer was given to is today's less the cards answered from then on.
+    later = {a["card"] for a in answers[index:]}
+    return place_words([e["card"] for e in obs["line"] if e["card"] not in later], answer["answer"], names)
 
 
 def leaderboard(rnd, asked=None):

@@ -1,12 +1,13 @@
 """The teacher's side of classroom rounds: dashboard, card sets, new round, lobby, live view, results."""
 
+import io
 
-from flask import Response, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, send_file, url_for
 from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
 from webapp.cards import names
-from webapp.classroom import bp, results, rounds, screens
+from webapp.classroom import bp, exports, results, rounds, screens
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.classroom.roster import active_students
@@ -131,9 +132,26 @@ def students_page(round_id):
 @bp.get("/teach/rounds/<id:round_id>/results.csv")
 @teacher_required
 def results_csv(round_id):
-    """Download the round's results as CSV: every answer, or each student's self-paced score."""
+    """Download one table of the round's results as CSV (`?table=`, the first by default): every answer, or each
+    student's score."""
     rnd = rounds.teacher_round(round_id, g.teacher)
-    frame = format_of(rnd).csv_frame(rnd)
-    filename = f"round-{rnd.id}-{rnd.code}.csv"
-    return Response(frame.to_csv(index=False), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    tables = format_of(rnd).export_tables(rnd)
+    name = request.args.get("table", next(iter(tables)))
+    if name not in tables:
+        raise AppError(404, f"This round's results have no table called {name!r}: choose {' or '.join(tables)}.")
+    suffix = "" if name == next(iter(tables)) else f"-{name}"
+    return download(exports.csv_bytes(tables[name]), f"{exports.file_stem(rnd)}{suffix}.csv", "text/csv")
+
+
+@bp.get("/teach/rounds/<id:round_id>/results.xlsx")
+@teacher_required
+def results_xlsx(round_id):
+    """Download the round's results as a spreadsheet workbook, a sheet per table."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    return download(exports.xlsx_bytes(format_of(rnd).export_tables(rnd)), f"{exports.file_stem(rnd)}.xlsx",
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+
+
+def download(data, filename, mimetype):
+    """Return `data` as a file the browser saves as `filename` (kept whole in any alphabet, plain for old browsers)."""
+    return send_file(io.BytesIO(data), mimetype=mimetype, as_attachment=True, download_name=filename)

@@ -11,9 +11,12 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from typing import ClassVar
 
+import pandas as pd
+
 from webapp.cards.queries import cards_by_slug
-from webapp.classroom import results
+from webapp.classroom import exports, results
 from webapp.classroom.clock import seconds
+from webapp.classroom.roster import active_students
 from webapp.common.words import DRAWN_CARD_LINE, name_line
 from webapp.games.rounds import RoundState
 
@@ -48,6 +51,8 @@ class RoundFormat(ABC):
     ranks_students = True  # a leaderboard of students (teams rank otherwise)
     item = "Card"  # what one turn asks about, on the stage's progress line
     control_words: ClassVar[dict] = {}  # a control's words where this format says it otherwise
+    # The tables of its results files (export_tables' names, in order) and the words of their download links.
+    result_tables: ClassVar[dict] = {"answers": "every answer", "students": "the students ranked"}
 
     @property
     def engine(self):
@@ -158,14 +163,17 @@ class RoundFormat(ABC):
         return {}
 
     @abstractmethod
-    def csv_frame(self, rnd):
-        """Return the rows of the round's results CSV (pandas)."""
+    def export_tables(self, rnd):
+        """Return the round's results as tables for a spreadsheet, {name: frame}, the main one first; every row
+        names the round and its date."""
 
 
 class Answered(RoundFormat):
     """A round whose answers are stored turn by turn and judged at each reveal or move: reports and CSV per answer."""
 
     hardest_partial = "classroom/stage/hardest/card.html"
+    item_key = "card"  # the answers' column that names the item answered
+    answer_column = "place"  # what an answer is called in the results: a place in the line, a bin, an option
 
     def partial(self, viewer):
         return f"{PARTIALS['results']}/cards.html" if viewer == "results" else super().partial(viewer)
@@ -209,7 +217,36 @@ class Answered(RoundFormat):
         return frame.rename(columns={"gap": "place"})
 
     def csv_frame(self, rnd):
+        """Return every answer given, as answers_frame, with what else the results list per turn (pandas)."""
         return self.answers_frame(rnd)
+
+    def export_tables(self, rnd):
+        frame = self.csv_frame(rnd)
+        missed = self.missed_rows(rnd, frame)
+        keys = pd.concat([frame[self.item_key], missed[self.item_key]]).dropna().unique()
+        answers = exports.answers_table(frame, missed, self.item, self.answer_column, self.item_key,
+                                        self.described(rnd, keys))
+        board = results.leaderboard(rnd, self.asked_count(rnd))
+        return {"answers": exports.with_round(rnd, answers),
+                "students": exports.with_round(rnd, exports.students_table(board, self.team_names(rnd)))}
+
+    def shown_items(self, rnd):
+        """Return (turn, item) of each item the class was asked and shown the answer to: who gave none missed it."""
+        return []
+
+    def missed_rows(self, rnd, frame):
+        """Return a row (turn, nickname, team, item) for each student in the round who gave no answer to a shown item."""
+        answered = set(zip(frame["turn"], frame["nickname"], strict=True))
+        names = self.team_names(rnd)
+        students = active_students(rnd)
+        rows = [{"turn": turn, "nickname": student.nickname, "team": names.get(student.team), self.item_key: item}
+                for turn, item in self.shown_items(rnd) for student in students
+                if (turn, student.nickname) not in answered]
+        return pd.DataFrame(rows, columns=["turn", "nickname", "team", self.item_key])
+
+    def described(self, rnd, keys):
+        """Return the words the results give each item, {column: {item: words}}: the animal and its true value."""
+        return {"animal": results.card_names(keys), "true_value": results.true_values(rnd, keys)}
 
     def team_names(self, rnd):
         """Return {team number: the name its screen shows} (none without teams)."""
@@ -251,7 +288,10 @@ class WholeClass(Answered):
         return {"most_votes": max(context.get("votes", {}).values(), default=0)}
 
     def asked_count(self, rnd):
-        return sum(1 for record in self.observe(rnd)["reveals"] if not record.get("skipped"))
+        return len(self.shown_items(rnd))
+
+    def shown_items(self, rnd):
+        return [(record["turn"], record["card"]) for record in self.observe(rnd)["reveals"] if not record.get("skipped")]
 
     def ending(self, rnd, context):
         board = [row for row in context.get("leaderboard") or [] if row["points"] > 0]

@@ -5,7 +5,7 @@ from typing import ClassVar
 from flask import url_for
 from sqlalchemy import select
 
-from webapp.classroom import results
+from webapp.classroom import exports, results
 from webapp.classroom.clock import now
 from webapp.classroom.formats.base import RoundFormat
 from webapp.classroom.roster import as_student
@@ -28,6 +28,7 @@ class Homework(RoundFormat):
     live = False
     ranks_students = False
     control_words: ClassVar[dict] = {"start": "Open the homework", "end": "Close the homework"}
+    result_tables: ClassVar[dict] = {"students": "each student's score", "answers": "every card of every student"}
 
     def init_app(self, app):
         store.register_gate(app, GATE, self.closed_for)
@@ -48,8 +49,10 @@ class Homework(RoundFormat):
     def progress(self, rnd, obs):
         return {"lobby": "Homework: not open yet", "finished": "Homework closed"}.get(rnd.status, "Homework is open")
 
-    def csv_frame(self, rnd):
-        return results.self_paced_frame(rnd)
+    def export_tables(self, rnd):
+        students = results.self_paced_frame(rnd).rename(columns={"nickname": "student"})
+        return {"students": exports.with_round(rnd, students),
+                "answers": exports.with_round(rnd, results.self_paced_answers(rnd))}
 
 
     def closed_for(self, game):

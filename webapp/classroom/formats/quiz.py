@@ -13,6 +13,8 @@ class LiveQuiz(WholeClass):
     label = "Live quiz (everyone answers the same question)"
     rules = SharedItemRules(livequiz)
     item = "Question"
+    item_key = "question_id"
+    answer_column = "answer"
     hardest_partial = "classroom/stage/hardest/question.html"
     control_words: ClassVar[dict] = {"next": "Next question"}
 
@@ -31,6 +33,11 @@ class LiveQuiz(WholeClass):
         frame["gap"] = self.places(rnd, frame)
         return frame.rename(columns={"card": "question_id", "animal": "question", "gap": "answer"})
 
+    def described(self, rnd, keys):
+        asked = self.asked(rnd)
+        return {"question": {q: asked[q]["prompt"] for q in keys},
+                "right_answer": {q: right_answer(asked[q]) for q in keys}}
+
     def places(self, rnd, frame):
         """Return, for each answer, the option it chose in words."""
         asked = self.asked(rnd)
@@ -48,3 +55,12 @@ class LiveQuiz(WholeClass):
         """Return the question the class found hardest (the lowest share right among those revealed), or None."""
         asked = [row for row in self.report(rnd) if row["right"] is not None and row["judged"]]
         return min(asked, key=lambda row: row["right"] / row["judged"], default=None)
+
+
+def right_answer(question):
+    """Return a revealed question's right answer in words (the options in order for a put-in-order one), else None."""
+    if "answer" not in question:
+        return None
+    text = {option["id"]: option["text"] for option in question["options"]}
+    answer = question["answer"]
+    return ", ".join(text[a] for a in answer) if isinstance(answer, list) else text[answer]
