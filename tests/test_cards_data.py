@@ -161,7 +161,7 @@ def test_the_readme_prints_the_counts_by_kind_of_work():
 # Issue 25's targets are at most 10% of each deck's numbers on Wikipedia and at least half of the prehistoric
 # deck's on a paper or data set. They are not met yet (the README says where the data stands); these shares are
 # held where the re-sourcing left them, so they can only move towards the targets.
-WIKIPEDIA_AT_MOST = {"dinosaurs": 0.31, "animals": 0.17}
+WIKIPEDIA_AT_MOST = {"dinosaurs": 0.31, "animals": 0.10}
 PAPER_OR_DATA_SET_AT_LEAST = {"dinosaurs": 0.48}
 
 
@@ -210,7 +210,7 @@ def test_a_typical_value_on_a_range_end_says_why(column, low, high):
 # deck, not met: a lifespan is a typical whole life from an allowed source, or empty (records are shown apart).
 # The README lists every empty value. The limits only ever go down.
 MOST_EMPTY = {("dinosaurs", "mass_kg"): 28, ("dinosaurs", "length_m"): 3, ("animals", "mass_kg"): 13,
-              ("animals", "length_m"): 7, ("animals", "lifespan_years"): 36}
+              ("animals", "length_m"): 7, ("animals", "lifespan_years"): 35}
 
 
 @pytest.mark.parametrize(("deck", "column"), [("dinosaurs", "mass_kg"), ("animals", "mass_kg"),
