@@ -161,8 +161,8 @@ def test_the_readme_prints_the_counts_by_kind_of_work():
 # Issue 25's targets are at most 10% of each deck's numbers on Wikipedia and at least half of the prehistoric
 # deck's on a paper or data set. They are not met yet (the README says where the data stands); these shares are
 # held where the re-sourcing left them, so they can only move towards the targets.
-WIKIPEDIA_AT_MOST = {"dinosaurs": 0.25, "animals": 0.10}
-PAPER_OR_DATA_SET_AT_LEAST = {"dinosaurs": 0.50}
+WIKIPEDIA_AT_MOST = {"dinosaurs": 0.23, "animals": 0.10}
+PAPER_OR_DATA_SET_AT_LEAST = {"dinosaurs": 0.54}
 
 
 @pytest.mark.parametrize("deck", ["dinosaurs", "animals"])
