@@ -263,6 +263,26 @@ class ClassroomActions:
         posted(student, "/join", {"code": code, "name": name})
         return student
 
+    def new_class(self, teacher, roster="Ava Kowalski\nBen Ng\nCy Diaz\nDev Patel", name="7B"):
+        """Create a class; return its page's URL and {pupil's name: (pupil id, personal code)}."""
+        url = posted(teacher, "/teach/classes/", {"name": name, "roster": roster})
+        with self.app.app_context():
+            from webapp.models import Pupil
+
+            pupils = db.session.query(Pupil).filter_by(class_id=int(url.rsplit("/", 1)[1])).all()
+            return url, {p.display_name: (p.id, p.code) for p in pupils}
+
+    def class_round(self, teacher, class_url, **changes):
+        """Create a round for a class; return its page's URL and join code."""
+        return self.new_round(teacher, for_class=class_url.rsplit("/", 1)[1], **changes)
+
+    def join_as_pupil(self, code, pupil, device=None):
+        """Join a class's round as (pupil id, personal code) from `device` (a new browser by default); return it."""
+        device = device or self.app.test_client()
+        response = device.post(f"/r/{code}/me", data={"pupil": str(pupil[0]), "personal_code": pupil[1]})
+        assert response.status_code == 302, re.findall(r'field-error[^>]*>([^<]*)', response.get_data(as_text=True))
+        return device
+
     def play_started(self, teacher, names=("Ada", "Ben"), **changes):
         """Create a round, let students join and start it; return its URL, code and the students' browsers."""
         url, code = self.new_round(teacher, **changes)

@@ -217,7 +217,8 @@ def test_every_route_answers_odd_path_values_without_a_500(app, client):
 LOGGED_IN_FIELDS = ["title", "format", "deck", "characteristic", "choice", "period", "group", "diet", "card_set",
                     "count", "hand_size", "turn_seconds", "leaderboard", "teams", "team_mode", "action", "value",
                     "name", "cards", "gap", "card", "mode", "end_trigger", "difficulty", "players",
-                    "seats-0-name", "seats-0-kind", "seats-1-kind"]
+                    "seats-0-name", "seats-0-kind", "seats-1-kind", "roster", "confirm", "for_class", "pupil",
+                    "personal_code", "one_time_code", "table"]
 
 
 @FUZZ
@@ -230,15 +231,21 @@ def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form
         live["student"] = classroom.join(code, "Ada")
         live["code"] = code
         client.post(live["url"] + "/control", data={"action": "start"})
+        live["class_url"], pupils = classroom.new_class(client)
+        live["pupil_id"] = next(iter(pupils.values()))[0]
+        _url, live["class_code"] = classroom.class_round(client, live["class_url"])
         with app.app_context():
             from webapp.models import Student
             live["student_id"] = db.session.scalar(db.select(Student.id))
-    teacher_posts = ["/teach/rounds/new", "/teach/sets", "/timeline/sets", live["url"] + "/control",
+    teacher_posts = ["/teach/rounds/new", "/teach/sets", "/timeline/sets", live["url"] + "/control", "/teach/classes/",
+                     live["class_url"] + "/pupils", f"{live['class_url']}/pupils/{live['pupil_id']}", "/join",
                      f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new"]
     for url in teacher_posts:
         response = client.post(url, data=form)
         assert response.status_code < 500, (url, form)
     response = live["student"].post(f"/r/{live['code']}/answer", data=form)
+    assert response.status_code < 500, form
+    response = live["student"].post(f"/r/{live['class_code']}/me", data=form)
     assert response.status_code < 500, form
 
 

@@ -135,12 +135,19 @@ def test_a_students_round_page_has_no_site_links_and_shows_their_points_and_rank
     assert "You: <strong>1</strong> point · number 1 of 2" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
 
 
+def one_time_code(teacher, url, student):
+    """Ask for a one-time code that lets a student back in on a new device; return it as the teacher reads it."""
+    page = teacher.post(f"{url}/students/{student}", data={"action": "rejoin"}, follow_redirects=True)
+    return re.search(r"One-time code: (\w{6})", page.get_data(as_text=True)).group(1)
+
+
 def test_the_teacher_lets_a_student_back_in_on_a_new_device(classroom, app, teacher):
     url, code = classroom.new_round(teacher)
     old_device = classroom.join(code, "Ada")
-    teacher.post(f"{url}/students/{student_id(app, 'Ada')}", data={"action": "rejoin"})
-    assert "may join again on a new device" in teacher.get(url).get_data(as_text=True)
-    new_device = classroom.join(code, "ada")
+    given = one_time_code(teacher, url, student_id(app, 'Ada'))
+    assert "a one-time code is waiting to be used" in teacher.get(url).get_data(as_text=True)
+    new_device = app.test_client()
+    assert new_device.post("/join", data={"code": code, "name": "ada", "one_time_code": given}).status_code == 302
     assert "You are Ada" in new_device.get(f"/r/{code}").get_data(as_text=True)
     assert old_device.get(f"/r/{code}/version").status_code == 403
     with app.app_context():
@@ -154,8 +161,9 @@ def test_homework_continues_on_the_new_device_in_the_same_game(classroom, app, t
     game_url = old_device.get(f"/r/{code}").headers["Location"]
     teacher.post(url + "/control", data={"action": "start"})
     old_device.post(game_url + "/answer", data={"gap": "0"})
-    teacher.post(f"{url}/students/{student_id(app, 'Eve')}", data={"action": "rejoin"})
-    new_device = classroom.join(code, "Eve")
+    given = one_time_code(teacher, url, student_id(app, 'Eve'))
+    new_device = app.test_client()
+    assert new_device.post("/join", data={"code": code, "name": "Eve", "one_time_code": given}).status_code == 302
     assert new_device.get(f"/r/{code}").headers["Location"] == game_url
     assert new_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
     assert old_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 403

@@ -277,6 +277,30 @@ class Teacher(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 
+class SchoolClass(db.Model):
+    """A teacher's class: a roster of pupils who are the same students in every round for the class."""
+
+    __tablename__ = "classes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class Pupil(db.Model):
+    """A child on a class roster: a display name (a first name and an initial) and a personal code, nothing else."""
+
+    __tablename__ = "pupils"
+    __table_args__ = (UniqueConstraint("class_id", "name_key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id"), index=True)
+    display_name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(24))
+    # Printed on the child's slip, so kept as it is typed (not a secret from their teacher); unique everywhere.
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
 class Round(db.Model):
     """A classroom round a teacher hosts; its students join with `code`."""
 
@@ -294,6 +318,8 @@ class Round(db.Model):
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A round for a class: its pupils join by picking their name and typing their personal code.
+    class_id: Mapped[int | None] = mapped_column(ForeignKey("classes.id"), index=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 (SQLAlchemy reads it as is)
@@ -303,7 +329,7 @@ class Student(db.Model):
     """A student in a round: a nickname and the hash of the token in their browser's cookie."""
 
     __tablename__ = "students"
-    __table_args__ = (UniqueConstraint("round_id", "nickname_key"),)
+    __table_args__ = (UniqueConstraint("round_id", "nickname_key"), UniqueConstraint("round_id", "pupil_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
     nickname: Mapped[str] = mapped_column(String(24))
@@ -314,6 +340,12 @@ class Student(db.Model):
     extra_seconds: Mapped[int] = mapped_column(Integer, default=0)
     # Self-paced rounds: the student's own practice game.
     game_id: Mapped[str | None] = mapped_column(String(24))
+    # In a round for a class, the pupil this student is (one student per pupil and round).
+    pupil_id: Mapped[int | None] = mapped_column(ForeignKey("pupils.id"), index=True)
+    # The device the student last left for another: it is told so, and cannot join again as someone new.
+    moved_token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A one-time code the teacher gave to let the student back in on a new device (its hash).
+    rejoin_code_hash: Mapped[str | None] = mapped_column(String(64))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 

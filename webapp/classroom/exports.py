@@ -93,7 +93,11 @@ def xlsx_bytes(tables):
     return buffer.getvalue()
 
 
+def file_stem_words(text):
+    """Return a title as a file name's words: letters and digits of any alphabet, joined by dashes."""
+    return re.sub(r"[\W_]+", "-", unicodedata.normalize("NFC", text)).strip("-").lower()[:60]
+
+
 def file_stem(rnd):
-    """Return a file name for the round's results: its date, title (letters and digits, any alphabet) and number."""
-    words = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFC", rnd.title)).strip("-").lower()[:60]
-    return f"{round_date(rnd)}-{words or 'round'}-{rnd.id}"
+    """Return a file name for the round's results: its date, title and number."""
+    return f"{round_date(rnd)}-{file_stem_words(rnd.title) or 'round'}-{rnd.id}"

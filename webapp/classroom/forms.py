@@ -1,8 +1,8 @@
 """Classroom forms: a teacher's new round and card sets, a student's join code and nickname."""
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField, StringField, SubmitField, TextAreaField
-from wtforms.validators import InputRequired, Length, NumberRange, ValidationError
+from wtforms import IntegerField, RadioField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from webapp.classroom.formats import FORMATS
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
@@ -13,9 +13,25 @@ class JoinForm(FlaskForm):
 
     code = StringField("Join code", validators=[InputRequired(message="Type the code on the board."),
                                                 Length(max=8, message="A join code has 5 characters.")])
-    name = StringField("Your name", validators=[InputRequired(message="Type your name."),
-                                                Length(max=40, message="Use at most 40 characters.")])
+    name = StringField("Your name", validators=[Optional(), Length(max=40, message="Use at most 40 characters.")])
+    one_time_code = StringField("One-time code (only if your teacher gave you one to get back in)",
+                                validators=[Optional(), Length(max=8, message="A one-time code has 6 characters.")])
     submit = SubmitField("Join")
+
+
+class PupilJoinForm(FlaskForm):
+    """Join a round for your class: pick your name and type the personal code on your slip."""
+
+    pupil = RadioField("Who are you?", validate_choice=False,
+                       validators=[InputRequired(message="Pick your name.")])
+    personal_code = StringField("Your personal code (on your slip)", validators=[
+        InputRequired(message="Type the personal code on your slip."),
+        Length(max=8, message="A personal code has 6 characters.")])
+    submit = SubmitField("Join")
+
+    def __init__(self, *args, pupils=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pupil.choices = [(str(p.id), p.display_name) for p in pupils]
 
 
 class NewRoundForm(DeckForm):
@@ -23,6 +39,7 @@ class NewRoundForm(DeckForm):
 
     title = StringField("Title", default="Cardline round",
                         validators=[InputRequired(message="Give the round a title."), Length(max=120)])
+    for_class = SelectField("Who plays", validate_choice=False)
     format = SelectField("Format", choices=options((name, fmt.choice) for name, fmt in FORMATS.items() if fmt.choice))
     choice = SelectField("Which cards", choices=options([
         ("all", "All cards of the deck"), ("filter", "Only the cards matching the filter below"),
@@ -48,13 +65,25 @@ class NewRoundForm(DeckForm):
         ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
     submit = SubmitField("Create the round")
 
-    def __init__(self, *args, teacher_sets=(), **kwargs):
+    def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.for_class.choices = [("", "Anyone with the code and a nickname"),
+                                  *((str(c.id), f"The class {c.name}: pupils pick their name and type their personal code")
+                                    for c in teacher_classes)]
+        self.teacher_class_ids = {str(c.id) for c in teacher_classes}
         self.period.choices = period_options()
         self.group.choices = group_options()
         self.diet.choices = diet_options()
         self.card_set.choices = options(((str(s.id), s.name) for s in teacher_sets), "Choose a set")
         self.teacher_set_ids = {str(s.id) for s in teacher_sets}
+
+    def validate_for_class(self, field):
+        if field.data and field.data not in self.teacher_class_ids:
+            raise ValidationError("Choose one of your classes, or anyone with the code.")
+
+    def class_id(self):
+        """Return the id of the class the round is for, or None (open to anyone with the code)."""
+        return int(self.for_class.data) if self.for_class.data else None
 
     def validate_card_set(self, field):
         if self.choice.data == "set" and field.data not in self.teacher_set_ids:

@@ -18,7 +18,7 @@ from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.roster import active_students, as_student, class_of
 from webapp.common import codes, nicknames
-from webapp.common.tokens import new_token, token_hash
+from webapp.common.tokens import new_token, same_hash, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.games import InvalidConfig
@@ -50,8 +50,9 @@ def chosen_values(teacher, settings):
     return values
 
 
-def create_round(teacher, title, round_format, settings):
-    """Create a round in its lobby; the engine state is made now so the cards are fixed."""
+def create_round(teacher, title, round_format, settings, class_id=None):
+    """Create a round in its lobby, open to anyone with its code or for one of the teacher's classes; the engine
+    state is made now so the cards are fixed."""
     seed = secrets.randbelow(2**31)
     fmt = FORMATS[round_format]
     settings = {**settings, "characteristic": fmt.sorts_by or settings["characteristic"]}
@@ -60,13 +61,14 @@ def create_round(teacher, title, round_format, settings):
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
     rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=round_format, title=title,
-                settings={**settings, "seed": seed}, state=state)
+                settings={**settings, "seed": seed}, state=state, class_id=class_id)
     db.session.add(rnd)
     db.session.commit()
     return rnd
 
 
 QUIZ = "quiz"  # the format a lesson's quiz is run in
+REJOIN_CODE_LENGTH = 6
 
 
 def create_quiz_round(teacher, title, questions, turn_seconds=30):
@@ -94,43 +96,100 @@ def teacher_round(round_id, teacher):
 
 
 def relink(rnd, student, token):
-    """Give a student the teacher let back in a new token (their old device loses the round), and their homework."""
-    student.token_hash = token_hash(token)
-    rnd.settings = {**rnd.settings, "rejoin": [i for i in rnd.settings.get("rejoin", []) if i != student.id]}
+    """Move a student to the device holding `token`: the old device loses the round (and is told so), a pending
+    one-time code is used up, and their homework game comes along."""
+    student.moved_token_hash, student.token_hash = student.token_hash, token_hash(token)
+    student.rejoin_code_hash = None
     seats = {0: store.reissue_seat(store.get_game(student.game_id), 0)} if student.game_id else {}
+    flag_modified(rnd, "settings")  # a new round version: the old device's next poll finds it has left
     db.session.commit()
     return rnd, student, token, seats
 
 
-def join_round(rnd, nickname):
-    """Add a student to the round; return (round, student, token, {seat: token} of a homework game)."""
+def moved_from(rnd, token):
+    """Return the round's student who left the device holding `token` for another, or None."""
+    if not token:
+        return None
+    return db.session.scalar(select(Student).where(Student.round_id == rnd.id,
+                                                   Student.moved_token_hash == token_hash(token)))
+
+
+def refuse_a_moved_device(rnd, device_token):
+    """Refuse a join from a device its student left for another: one child is never two students."""
+    left = moved_from(rnd, device_token)
+    if left:
+        raise AppError(409, f"This device was {left.nickname}'s in this round, and {left.nickname} now plays on "
+                            "another device. To play here again, ask your teacher to let you back in.")
+
+
+def join_round(rnd, nickname, device_token=None, one_time_code=None):
+    """Add a student to a round open to anyone with its code, or take a student back in on a new device with the
+    one-time code the teacher gave; return (round, student, token, {seat: token} of a homework game)."""
     fmt = format_of(rnd)
-    reason = machine.why_not_join(fmt.machine(rnd))
-    if reason:
-        raise AppError(409, reason)
+    if rnd.class_id is not None:
+        raise AppError(409, "This round is for a class: pick your name and type your personal code.")
+    refuse_a_moved_device(rnd, device_token)
     reason = nicknames.problem(nickname)
     if reason:
         raise AppError(400, reason)
     token = new_token()
-    returning = db.session.scalar(select(Student).where(
-        Student.round_id == rnd.id, Student.nickname_key == nicknames.key(nickname), Student.removed.is_(False),
-        Student.id.in_(rnd.settings.get("rejoin", []) or [0])))
-    if returning:
-        return relink(rnd, returning, token)
+    holder = db.session.scalar(select(Student).where(Student.round_id == rnd.id,
+                                                     Student.nickname_key == nicknames.key(nickname)))
+    if holder is not None and not holder.removed and (one_time_code or holder.rejoin_code_hash):
+        if not same_hash(holder.rejoin_code_hash, codes.normalise(one_time_code)):
+            raise AppError(403, f"To play as {holder.nickname} on this device, type the one-time code your teacher "
+                                "gave you (it works once).")
+        return relink(rnd, holder, token)
+    reason = machine.why_not_join(fmt.machine(rnd))
+    if reason:
+        raise AppError(409, reason)
     team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
+    return add_student(rnd, student, token, "Someone in this round already has that nickname: choose another.")
+
+
+def join_as_pupil(rnd, pupil, device_token=None):
+    """Take a class's pupil into the round on this device: their student if they have one (the old device loses
+    it), else a new one; return (round, student, token, {seat: token} of a homework game)."""
+    token = new_token()
+    student = db.session.scalar(select(Student).where(Student.round_id == rnd.id, Student.pupil_id == pupil.id))
+    if student is not None:
+        if student.removed:
+            raise AppError(403, "The teacher has taken you out of this round: ask them if you may come back.")
+        return relink(rnd, student, token)
+    refuse_a_moved_device(rnd, device_token)
+    fmt = format_of(rnd)
+    reason = machine.why_not_join(fmt.machine(rnd))
+    if reason:
+        raise AppError(409, reason)
+    team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
+    student = Student(round_id=rnd.id, nickname=pupil.display_name, nickname_key=pupil.name_key, pupil_id=pupil.id,
+                      token_hash=token_hash(token), team=team)
+    return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "
+                                            "try again.")
+
+
+def add_student(rnd, student, token, clash):
+    """Store a new student (a database clash, two joins at once, refused with `clash`); set up what they need."""
     db.session.add(student)
     try:
         db.session.flush()
     except IntegrityError as error:
         db.session.rollback()
-        raise AppError(409, "Someone in this round already has that nickname: choose another.") from error
-    tokens = fmt.joined(rnd, student)
+        raise AppError(409, clash) from error
+    tokens = format_of(rnd).joined(rnd, student)
     if rnd.status != "lobby":
         flag_modified(rnd, "settings")  # a new round version: every student's "number 2 of N" counts the newcomer
     db.session.commit()
     return rnd, student, token, tokens
+
+
+def new_rejoin_code(student):
+    """Give a student of an open round a one-time code to get back in on a new device; return it (kept as a hash)."""
+    code = "".join(secrets.choice(codes.ALPHABET) for _ in range(REJOIN_CODE_LENGTH))
+    student.rejoin_code_hash = token_hash(code)
+    return code
 
 
 # Built once: every request of every student runs it, and building it cost more than running it.
@@ -319,7 +378,9 @@ def control(rnd, action):
 
 
 def student_action(rnd, student_id, action, value=None):
-    """Rename, remove, or give extra time to one of the round's students."""
+    """Rename, remove, give extra time to, or let back in one of the round's students; return the one-time code
+    that lets a student back in (None for the other actions)."""
+    given = None
     student = db.session.get(Student, student_id)
     if student is None or student.round_id != rnd.id:
         raise AppError(404, "There is no such student in this round.")
@@ -331,9 +392,9 @@ def student_action(rnd, student_id, action, value=None):
     elif action == "remove":
         student.removed = True
     elif action == "rejoin":
-        # The next join with this nickname takes the student over, on whatever device it comes from.
-        waiting = [i for i in rnd.settings.get("rejoin", []) if i != student.id]
-        rnd.settings = {**rnd.settings, "rejoin": [*waiting, student.id]}
+        if student.pupil_id is not None:
+            raise AppError(400, f"{student.nickname} gets back in with their personal code, on any device.")
+        given = new_rejoin_code(student)
     elif action == "extra_time":
         reason = machine.clock.extra_time_problem(value)
         if reason:
@@ -352,3 +413,4 @@ def student_action(rnd, student_id, action, value=None):
     except StaleDataError as error:
         db.session.rollback()
         raise AppError(409, "The round moved on at that moment. Please try again.") from error
+    return given

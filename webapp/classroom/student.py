@@ -1,5 +1,6 @@
 """The students' side of classroom rounds: join with a code and a nickname, then play from any device."""
 
+import hmac
 import time
 from collections import namedtuple
 
@@ -7,10 +8,11 @@ from flask import current_app, jsonify, redirect, render_template, request, sess
 from sqlalchemy import bindparam, select
 
 from webapp.cards.queries import all_periods, cards_by_slug
+from webapp.classes.rosters import pupils_of
 from webapp.classroom import bp, results, rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
-from webapp.classroom.forms import JoinForm
+from webapp.classroom.forms import JoinForm, PupilJoinForm
 from webapp.classroom.roster import count_students
 from webapp.common import codes, limits
 from webapp.common.http import conditional_html
@@ -18,7 +20,7 @@ from webapp.common.seats import remember_seats
 from webapp.common.tokens import token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Answer, Round, Student
+from webapp.models import Answer, Round, SchoolClass, Student
 from webapp.play import store
 from webapp.play.forms import PlaceForm
 
@@ -38,35 +40,92 @@ def my_student(rnd):
     return rounds.student_for(rnd, session.get("rounds", {}).get(rnd.code))
 
 
+def device_token(code):
+    """Return the token this browser holds for the round with `code` (it may be one its student has left)."""
+    return session.get("rounds", {}).get(code)
+
+
+def keep_token(rnd, token):
+    """Keep a round's student token in this browser's session (the newest KEPT_ROUNDS rounds)."""
+    kept = dict(session.get("rounds", {}))
+    kept.pop(rnd.code, None)
+    kept[rnd.code] = token
+    session["rounds"] = dict(list(kept.items())[-KEPT_ROUNDS:])
+
+
+def joined(rnd, student, token, seats):
+    """Remember the new student on this device and open their round."""
+    keep_token(rnd, token)
+    if student.game_id:
+        remember_seats(student.game_id, seats)
+    return redirect(url_for("classroom.student_round", code=rnd.code))
+
+
 @bp.route("/join", methods=["GET", "POST"])
 def join():
-    """Join a round (or a game) with the code on the board and a nickname."""
+    """Join a round (or a game) with the code on the board and a nickname; a class's round asks who you are."""
     form = JoinForm(code=request.args.get("code", ""))
+    if request.method == "GET" and form.code.data:
+        rnd = codes.find_round(form.code.data)
+        if rnd is not None and rnd.class_id is not None:
+            return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
     if form.validate_on_submit():
         limits.check("join")
         try:
             rnd = codes.find_round(form.code.data)
+            if rnd is not None and rnd.class_id is not None:
+                return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
+            name = (form.name.data or "").strip()
+            if not name:
+                raise AppError(400, "Type your name.")
             if rnd is None:
-                return join_game(form.code.data, form.name.data.strip())
+                return join_game(form.code.data, name)
             existing = my_student(rnd)
             if existing and existing.removed:
                 raise AppError(403, "The teacher has taken you out of this round: ask them if you may come back.")
             if existing:
                 return redirect(url_for("classroom.student_round", code=rnd.code))
-            rnd, student, token, seats = rounds.join_round(rnd, form.name.data)
+            return joined(*rounds.join_round(rnd, name, device_token(rnd.code), form.one_time_code.data))
         except AppError as error:
-            if error.status == 404:
+            if error.status in (403, 404):
                 limits.failed("join")
-            field = form.name if error.status in (400,) or "nickname" in error.message else form.code
+            field = form.code if error.status == 404 else form.one_time_code if "one-time code" in error.message \
+                else form.name
             field.errors.append(error.message)
             return render_template("classroom/join.html", form=form), error.status
-        kept = dict(session.get("rounds", {}))
-        kept[rnd.code] = token
-        session["rounds"] = dict(list(kept.items())[-KEPT_ROUNDS:])
-        if student.game_id:
-            remember_seats(student.game_id, seats)
-        return redirect(url_for("classroom.student_round", code=rnd.code))
     return render_template("classroom/join.html", form=form), 400 if form.errors else 200
+
+
+@bp.route("/r/<code>/me", methods=["GET", "POST"])
+def join_as_pupil(code):
+    """Join a round for a class: pick your name from the class list and type the personal code on your slip."""
+    rnd = find_round(code)
+    if rnd.class_id is None:
+        return redirect(url_for("classroom.join", code=rnd.code))
+    pupils = pupils_of(db.session.get(SchoolClass, rnd.class_id))
+    form = PupilJoinForm(pupils=pupils)
+    status = 200
+    if form.validate_on_submit():
+        limits.check("join")
+        pupil = next((p for p in pupils if str(p.id) == form.pupil.data), None)
+        if pupil is None:
+            form.pupil.errors.append("Pick your name from the list.")
+            status = 400
+        elif not hmac.compare_digest(pupil.code, codes.normalise(form.personal_code.data)):
+            limits.failed("join")
+            form.personal_code.errors.append(f"That is not the personal code on {pupil.display_name}'s slip. "
+                                             "Check the slip, or ask your teacher.")
+            status = 403
+        else:
+            try:
+                return joined(*rounds.join_as_pupil(rnd, pupil, device_token(rnd.code)))
+            except AppError as error:
+                form.pupil.errors.append(error.message)
+                status = error.status
+    elif form.errors:
+        status = 400
+    return render_template("classroom/join_pupil.html", form=form, round=rnd,
+                           class_name=db.session.get(SchoolClass, rnd.class_id).name), status
 
 
 def join_game(code, name):
@@ -147,6 +206,9 @@ def student_round(code):
     rnd = find_round(code)
     student = my_student(rnd)
     if student is None:
+        left = rounds.moved_from(rnd, device_token(rnd.code))
+        if left is not None:
+            return render_template("classroom/student/moved.html", round=rnd, student=left), 409
         return redirect(url_for("classroom.join", code=rnd.code))
     if student.removed:
         raise AppError(403, "The teacher has taken you out of this round.")

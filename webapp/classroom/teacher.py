@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
 from webapp.cards import names
+from webapp.classes.rosters import teacher_classes
 from webapp.classroom import bp, exports, results, rounds, screens
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
@@ -60,10 +61,14 @@ def save_set():
 @teacher_required
 def new_round():
     """Create a round and open its lobby."""
-    form = NewRoundForm(teacher_sets=teacher_sets())
+    classes = [school_class for school_class, _ in teacher_classes(g.teacher)]
+    form = NewRoundForm(teacher_sets=teacher_sets(), teacher_classes=classes)
+    if request.method == "GET" and request.args.get("class_id") in form.teacher_class_ids:
+        form.for_class.data = request.args["class_id"]
     if form.validate_on_submit():
         try:
-            rnd = rounds.create_round(g.teacher, form.title.data.strip(), form.format.data, form.settings())
+            rnd = rounds.create_round(g.teacher, form.title.data.strip(), form.format.data, form.settings(),
+                                      form.class_id())
         except AppError as error:
             form.choice.errors.append(error.message)
             return render_template("classroom/teacher/new_round.html", form=form), 400
@@ -116,7 +121,10 @@ def student_control(round_id, student_id):
     value = request.form.get("value", "")
     if action == "extra_time":
         value = whole_number(value)
-    rounds.student_action(rnd, student_id, action, value)
+    given = rounds.student_action(rnd, student_id, action, value)
+    if given:
+        flash(f"One-time code: {given}. On the new device: the round's code, the same nickname and this code. "
+              "It works once.")
     target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
     return redirect(url_for(target, round_id=rnd.id))
 
