@@ -131,3 +131,33 @@ def test_every_game_board_fits_a_phone_for_the_player_and_passes_axe(browser, li
     assert page.evaluate(WIDER_THAN_SCREEN) is None
     assert axe(page) == []
     page.context.close()
+
+
+@pytest.mark.browser
+def test_class_pages_and_a_pupils_join_pass_axe_on_a_projector_and_a_phone(browser, live_server, teacher_page, axe):
+    teacher = teacher_page
+    teacher.set_viewport_size(SCREENS["projector"])
+    teacher.goto(f"{live_server}/teach/classes/")
+    found = axe(teacher)
+    teacher.get_by_label("Name of the class").fill("Year 5 Oak")
+    teacher.get_by_label("Pupils").fill("Zoë Smith\nSiobhán O'Neill\nAva Kowalski\nDev Patel")
+    teacher.get_by_role("button", name="Create the class").click()
+    found += axe(teacher)
+    code = teacher.locator("td.pupil-code").first.inner_text()
+    teacher.get_by_role("link", name="Print the slips (personal codes)").click()
+    found += axe(teacher)
+    teacher.go_back()
+    teacher.get_by_role("link", name="New round for Year 5 Oak").click()
+    found += axe(teacher)
+    teacher.get_by_role("button", name="Create the round").click()
+    join_code = teacher.locator(".join-code").first.inner_text().strip()
+    phone = browser.new_context(viewport=SCREENS["phone"], has_touch=True, is_mobile=True).new_page()
+    phone.goto(f"{live_server}/join?code={join_code}")
+    found += axe(phone)
+    phone.get_by_label("Ava K.").check()
+    phone.get_by_label("Your personal code (on your slip)").fill("AAAAAA" if code != "AAAAAA" else "CCCCCC")
+    phone.get_by_role("button", name="Join").click()
+    found += axe(phone)
+    box = phone.get_by_label("Ava K.").locator("xpath=..").bounding_box()
+    assert box["height"] >= 44  # a name is a big target on a phone
+    assert found == []

@@ -7,6 +7,7 @@ import re
 import zipfile
 
 import pytest
+from playwright.sync_api import expect
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
@@ -86,7 +87,7 @@ def test_a_pupil_joins_by_picking_their_name_and_typing_their_code(classroom, ap
     assert kid.get(f"/join?code={code}").headers["Location"] == f"/r/{code}/me"
     page = kid.get(f"/r/{code}/me").get_data(as_text=True)
     assert all(name in page for name in pupils) and all(c not in page for _, c in pupils.values())
-    ava_id, ava_code = pupils["Ava K."]
+    ava_id, _ava_code = pupils["Ava K."]
     wrong = kid.post(f"/r/{code}/me", data={"pupil": str(ava_id), "personal_code": pupils["Ben N."][1]})
     assert wrong.status_code == 403 and "not the personal code on Ava K.&#39;s slip" in wrong.get_data(as_text=True)
     assert count(app, Student) == 0
@@ -332,3 +333,48 @@ def test_one_child_is_never_two_students_whatever_the_devices_do(app, classroom,
     run_state_machine_as_test(lambda: DevicesMachine(app, classroom, teacher),
                               settings=settings(max_examples=100, stateful_step_count=20, deadline=None,
                                                 suppress_health_check=list(HealthCheck)))
+
+
+@pytest.mark.browser
+def test_a_class_plays_a_round_and_a_pupil_changes_phone_mid_round(browser, live_server, teacher_page):
+    teacher = teacher_page
+    teacher.goto(f"{live_server}/teach/classes/")
+    teacher.get_by_label("Name of the class").fill("Year 5 Oak")
+    teacher.get_by_label("Pupils").fill("Zoë Smith, Siobhán O'Neill, Ava Kowalski, Dev Patel")  # pasted on one line
+    teacher.get_by_role("button", name="Create the class").click()
+    codes = {row.locator("th").inner_text(): row.locator("td.pupil-code").inner_text()
+             for row in teacher.locator("table.roster tbody tr").all()}
+    assert sorted(codes) == ["Ava K.", "Dev P.", "Siobhán O.", "Zoë S."]
+    teacher.get_by_role("link", name="Print the slips (personal codes)").click()
+    expect(teacher.locator(".slip")).to_have_count(4)
+    teacher.go_back()
+    teacher.get_by_role("link", name="New round for Year 5 Oak").click()
+    teacher.get_by_label("Cards to place (class line, self-paced)").fill("3")
+    teacher.get_by_label("Seconds per turn (0 = no timer)").fill("0")
+    teacher.get_by_role("button", name="Create the round").click()
+    join_code = teacher.locator(".join-code").first.inner_text().strip()
+
+    def phone_of(name):
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+        page.goto(f"{live_server}/join?code={join_code}")
+        page.get_by_label(name).check()
+        page.get_by_label("Your personal code (on your slip)").fill(codes[name])
+        page.get_by_role("button", name="Join").click()
+        expect(page.locator(".student-title")).to_contain_text(f"You are {name}")
+        return page
+
+    zoe, dev = phone_of("Zoë S."), phone_of("Dev P.")
+    expect(teacher.locator(".waiting-for")).to_contain_text("Not here yet (2 of the class): Ava K., Siobhán O.")
+    teacher.get_by_role("button", name="Start the round").click()
+    for page in (zoe, dev):
+        page.locator("#live form.place-form label.gap").first.tap()
+        page.get_by_role("button", name="Place card").tap()
+        expect(page.locator("#live form.place-form")).to_have_count(0, timeout=5000)
+    teacher.get_by_role("button", name="Next card").click()
+    standing = zoe.locator(".my-standing")
+    expect(standing).to_contain_text("You:")
+    points = standing.inner_text()
+    new_phone = phone_of("Zoë S.")  # Zoë's phone broke: she picks her name on another one
+    expect(zoe.locator(".big-status")).to_contain_text("on another device now", timeout=5000)
+    expect(new_phone.locator(".my-standing")).to_have_text(points)
+    expect(teacher.locator(".waiting-for").first).to_contain_text("Still to answer (2): Zoë S., Dev P.")

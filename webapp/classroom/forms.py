@@ -67,9 +67,7 @@ class NewRoundForm(DeckForm):
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.for_class.choices = [("", "Anyone with the code and a nickname"),
-                                  *((str(c.id), f"The class {c.name}: pupils pick their name and type their personal code")
-                                    for c in teacher_classes)]
+        self.for_class.choices = [("", "Anyone with the code"), *((str(c.id), f"Class {c.name}") for c in teacher_classes)]
         self.teacher_class_ids = {str(c.id) for c in teacher_classes}
         self.period.choices = period_options()
         self.group.choices = group_options()

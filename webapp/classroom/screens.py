@@ -8,9 +8,12 @@ from flask import url_for
 from markupsafe import Markup
 
 from webapp.cards.queries import all_periods
+from webapp.classes.rosters import pupils_of
 from webapp.classroom import rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.roster import active_students, as_student
+from webapp.extensions import db
+from webapp.models import SchoolClass
 
 
 def teacher_view(rnd):
@@ -25,16 +28,33 @@ def teacher_view(rnd):
                "full_page": False, "answered": 0}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
     context["on_extra_time"] = on_extra_time(rnd, students, turn_answers, context["seconds_left"])
+    context["not_answered"] = not_answered(rnd, students, turn_answers)
+    context["not_joined"] = not_joined(rnd, students)
     return context
+
+
+def not_answered(rnd, students, turn_answers):
+    """Return the students who are expected to answer the open turn and have not yet (none between turns)."""
+    if not rounds.answering(rnd):
+        return []
+    done = {answer.student_id for answer in turn_answers}
+    expected = {s.id for s in format_of(rnd).rules.answering(rounds.machine_round(rnd), [as_student(s) for s in students])}
+    return [s for s in students if s.id in expected and s.id not in done]
+
+
+def not_joined(rnd, students):
+    """Return the names of the class's pupils who are not in a round for their class (none in an open round)."""
+    if rnd.class_id is None:
+        return []
+    here = {s.pupil_id for s in students}
+    return [p.display_name for p in pupils_of(db.session.get(SchoolClass, rnd.class_id)) if p.id not in here]
 
 
 def on_extra_time(rnd, students, turn_answers, seconds_left):
     """Return the students still answering on their extra time once the turn's own time is over (else none)."""
     if seconds_left != 0 or not rounds.answering(rnd):
         return []
-    done = {answer.student_id for answer in turn_answers}
-    expected = {s.id for s in format_of(rnd).rules.answering(rounds.machine_round(rnd), [as_student(s) for s in students])}
-    return [s for s in students if s.extra_seconds and s.id in expected and s.id not in done]
+    return [s for s in not_answered(rnd, students, turn_answers) if s.extra_seconds]
 
 
 def join_url(rnd):

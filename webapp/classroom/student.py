@@ -118,7 +118,7 @@ def join_as_pupil(code):
             status = 403
         else:
             try:
-                return joined(*rounds.join_as_pupil(rnd, pupil, device_token(rnd.code)))
+                return joined(*rounds.join_as_pupil(rnd, pupil))
             except AppError as error:
                 form.pupil.errors.append(error.message)
                 status = error.status
