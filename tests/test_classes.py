@@ -7,10 +7,10 @@ import re
 import zipfile
 
 import pytest
-from playwright.sync_api import expect
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+from playwright.sync_api import expect
 from sqlalchemy import inspect, select, text
 
 from webapp.classes.rosters import display_name
