@@ -1,8 +1,10 @@
 """A round's life through the pages, at the edges a real class hits: extra time, captains, stale controls,
-the lobby, the timer switched off and on, a locked room, team feedback."""
+the lobby, the timer switched off and on, a locked room, team feedback, homework's opening and closing times."""
 
 import re
-from datetime import timedelta
+import time
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -10,7 +12,7 @@ from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.games import classbins, classline
 from webapp.games.words import article
-from webapp.models import Answer, Student
+from webapp.models import Answer, Round, Student
 
 
 def student_id(app, name):
@@ -167,7 +169,7 @@ def test_homework_continues_on_the_new_device_in_the_same_game(classroom, app, t
     assert new_device.get(f"/r/{code}").headers["Location"] == game_url
     assert new_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
     assert old_device.post(game_url + "/answer", data={"gap": "0"}).status_code == 403
-    assert re.search(r"<td>Eve</td><td>2</td>", teacher.get(url + "/panel").get_data(as_text=True))
+    assert re.search(r"<td>Eve</td><td>part way \(2 of 4\)</td>", teacher.get(url + "/panel").get_data(as_text=True))
 
 
 def test_a_diet_sort_round_reveals_the_bins_and_what_the_animal_ate(classroom, app, teacher):
@@ -230,3 +232,67 @@ def test_the_captains_phone_shows_the_hand_and_the_line_once(classroom, app, tea
     assert "Place card" in captain and "<h2>The line</h2>" not in captain and "Your team&#39;s hand</h2>" not in captain
     member = cy.get(f"/r/{code}").get_data(as_text=True)  # Ada's team mate sees them, to talk it over
     assert "<h2>The line</h2>" in member and "talk it over" in member
+
+
+def homework_with_dates(classroom, teacher, **times):
+    """Create a homework with opening and closing times (London time); return its URL and code."""
+    return classroom.new_round(teacher, format="self_paced", characteristic="mass", count="3",
+                               timezone="Europe/London", **times)
+
+
+def move_timetable(classroom, url, **moments):
+    """Move a homework's opening or closing time (seconds since the epoch), as if the clock had moved on."""
+    rnd = classroom.round(url)
+    classroom.set_round(url, settings={**rnd.settings, **moments})
+
+
+def test_homework_opens_and_closes_on_time_and_says_when(classroom, app, teacher):
+    url, code = homework_with_dates(classroom, teacher, opens_at="2099-01-15T08:00", closes_at="2099-01-22T17:30")
+    settings = classroom.round(url).settings
+    london = ZoneInfo("Europe/London")
+    assert settings["opens_at"] == datetime(2099, 1, 15, 8, 0, tzinfo=london).timestamp()
+    assert settings["closes_at"] == datetime(2099, 1, 22, 17, 30, tzinfo=london).timestamp()
+    assert "The homework opens Thursday 15 January at 08:00 (Europe/London)" in teacher.get(url).get_data(as_text=True)
+    eve = classroom.join(code, "Eve")
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    page = eve.get(game_url).get_data(as_text=True)
+    assert "This homework opens on Thursday 15 January at 08:00 (Europe/London)." in page
+    assert 'name="gap"' not in page  # nothing to press
+    early = eve.post(game_url + "/answer", data={"gap": "0"})
+    assert early.status_code == 409 and "opens on Thursday 15 January" in early.get_data(as_text=True)
+
+    move_timetable(classroom, url, opens_at=time.time() - 60)  # opening time reached
+    assert 'name="gap"' in eve.get(game_url).get_data(as_text=True)
+    assert eve.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
+    teacher.get(url)
+    assert classroom.round(url).status == "playing"
+
+    move_timetable(classroom, url, closes_at=time.time() - 1)  # closing time reached
+    late = eve.post(game_url + "/answer", data={"gap": "0"})
+    assert late.status_code == 409 and "This homework closed on" in late.get_data(as_text=True)
+    assert "This homework closed on" in eve.get(game_url).get_data(as_text=True)
+    teacher.get(url)
+    assert classroom.round(url).status == "finished"
+    assert re.search(r"<td>Eve</td><td>part way \(1 of 3\)</td>", teacher.get(url).get_data(as_text=True))
+
+
+def test_a_homework_with_dates_can_still_be_opened_by_hand(classroom, app, teacher):
+    url, code = homework_with_dates(classroom, teacher, opens_at="2099-01-15T08:00")
+    eve = classroom.join(code, "Eve")
+    teacher.post(url + "/control", data={"action": "start"})
+    game_url = eve.get(f"/r/{code}").headers["Location"]
+    assert eve.post(game_url + "/answer", data={"gap": "0"}).status_code == 302
+
+
+@pytest.mark.parametrize(("times", "error"), [
+    ({"opens_at": "2099-01-15T08:00", "closes_at": "2099-01-14T08:00"}, "must close after it opens"),
+    ({"closes_at": "2001-01-14T08:00"}, "still to come"),
+    ({"opens_at": "tomorrow"}, "Not a valid datetime value."),
+    ({"opens_at": "2099-01-15T08:00", "format": "class_line"}, "for a self-paced challenge"),
+    ({"closes_at": "2099-01-15T08:00", "timezone": "Mars/Olympus"}, "Not a valid choice"),
+])
+def test_homework_dates_that_cannot_work_are_refused_beside_the_field(classroom, app, teacher, times, error):
+    response = teacher.post("/teach/rounds/new", data={**classroom.ROUND, "format": "self_paced", **times})
+    assert response.status_code == 400 and error in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Round).count() == 0

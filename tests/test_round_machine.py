@@ -42,10 +42,15 @@ class RoundMachine(RuleBasedStateMachine):
     """A teacher, students joining and leaving, and the clock, against the pure round machine."""
 
     @initialize(fmt=st.sampled_from(sorted(FORMATS)), seconds=st.sampled_from([0, 10, 30]),
-                mode=st.sampled_from(["captain", "majority"]), seed=st.integers(0, 1000))
-    def set_up(self, fmt, seconds, mode, seed):
-        self.round = new_round(fmt, settings={"turn_seconds": seconds, "team_mode": mode, "teams": 2}, seed=seed)
-        self.students, self.votes, self.points, self.now = [], [], {}, 1000.0
+                mode=st.sampled_from(["captain", "majority"]), seed=st.integers(0, 1000),
+                opens=st.sampled_from([None, 5, 40]), closes=st.sampled_from([None, 60, 200]))
+    def set_up(self, fmt, seconds, mode, seed, opens, closes):
+        self.now = 1000.0
+        timetable = {"opens_at": opens and self.now + opens, "closes_at": closes and self.now + closes,
+                     "timezone": "Europe/London"} if fmt == "self_paced" else {}
+        self.round = new_round(fmt, settings={"turn_seconds": seconds, "team_mode": mode, "teams": 2, **timetable},
+                               seed=seed)
+        self.students, self.votes, self.points = [], [], {}
         self.turn = self.turn_key()
 
     # --- helpers -------------------------------------------------------------------------------------
@@ -175,6 +180,19 @@ class RoundMachine(RuleBasedStateMachine):
             return
         with pytest.raises(R.Refused):
             R.answer(self.round, self.students[0], self.students, [], 0, None, self.now)
+
+    @invariant()
+    def a_homework_keeps_its_timetable(self):
+        if not hasattr(self, "round"):
+            return
+        opens, closes = self.round.settings.get("opens_at"), self.round.settings.get("closes_at")
+        if closes is not None and self.now >= closes:
+            assert self.round.status == "finished", "a homework still open after its closing time"
+        elif opens is not None and self.now >= opens:
+            assert self.round.status != "lobby", "a homework still shut after its opening time"
+        if self.round.status == "lobby" and opens is not None and self.students:
+            with pytest.raises(R.Refused, match="This homework opens on"):
+                R.answer(self.round, self.students[0], self.students, [], 0, None, self.now)
 
     @invariant()
     def points_are_the_judged_answers(self):

@@ -116,7 +116,7 @@ def test_homework_scores_are_whole_numbers_when_someone_has_not_finished(classro
     for _ in range(4):
         eve.post(game_url + "/answer", data={"gap": "0"})
     panel = teacher.get(url + "/panel").get_data(as_text=True)
-    assert re.search(r"<td>Eve</td><td>4</td><td>\d of 4</td><td>\d</td>", panel), panel
+    assert re.search(r"<td>Eve</td><td>finished</td><td>\d of 4</td><td>\d</td>", panel), panel
     eve_row = next(row for row in csv_rows(teacher, url) if row["student"] == "Eve")
     assert re.fullmatch(r"\d", eve_row["score"]) and eve_row["out_of"] == "4"
     teacher.post(url + "/control", data={"action": "end"})

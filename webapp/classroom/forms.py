@@ -1,11 +1,22 @@
 """Classroom forms: a teacher's new round and card sets, a student's join code and nickname."""
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, available_timezones
+
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import DateTimeLocalField, IntegerField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from webapp.classroom.formats import FORMATS
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
+
+HOMEWORK = "self_paced"
+
+
+def time_zones():
+    """Return the time zones a teacher may give times in (IANA names), UTC first."""
+    return [("UTC", "UTC"), *((zone, zone.replace("_", " ")) for zone in sorted(available_timezones())
+                              if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "US/")))]
 
 
 class JoinForm(FlaskForm):
@@ -59,6 +70,9 @@ class NewRoundForm(DeckForm):
     stage_names = SelectField("On the stage during homework", default="scores", choices=options([
         ("scores", "Each student's name and score"), ("names", "Names only: who has finished"),
         ("count", "Only how many have finished (no names)")]))
+    opens_at = DateTimeLocalField("Homework opens (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    closes_at = DateTimeLocalField("Homework closes (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    timezone = SelectField("Time zone of these times", default="UTC")
     teams = IntegerField("Teams (team Cardline)", default=4, validators=[
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
@@ -67,6 +81,7 @@ class NewRoundForm(DeckForm):
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.timezone.choices = time_zones()
         self.for_class.choices = [("", "Anyone with the code"), *((str(c.id), f"Class {c.name}") for c in teacher_classes)]
         self.teacher_class_ids = {str(c.id) for c in teacher_classes}
         self.period.choices = period_options()
@@ -83,6 +98,26 @@ class NewRoundForm(DeckForm):
         """Return the id of the class the round is for, or None (open to anyone with the code)."""
         return int(self.for_class.data) if self.for_class.data else None
 
+    def validate_opens_at(self, field):
+        if field.data and self.format.data != HOMEWORK:
+            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
+
+    def validate_closes_at(self, field):
+        if not field.data:
+            return
+        if self.format.data != HOMEWORK:
+            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
+        if self.timezone.data not in dict(self.timezone.choices):
+            return
+        if self.moment(field.data) <= datetime.now(UTC).timestamp():
+            raise ValidationError("Choose a closing time that is still to come.")
+        if self.opens_at.data and field.data <= self.opens_at.data:
+            raise ValidationError("The homework must close after it opens.")
+
+    def moment(self, local):
+        """Return a time typed in the form's time zone as seconds since the epoch."""
+        return local.replace(tzinfo=ZoneInfo(self.timezone.data)).timestamp()
+
     def validate_card_set(self, field):
         if self.choice.data == "set" and field.data not in self.teacher_set_ids:
             raise ValidationError("Choose one of your card sets (make one on the Teach page).")
@@ -94,7 +129,9 @@ class NewRoundForm(DeckForm):
                 "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
                 "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
                 "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data,
-                "stage_names": self.stage_names.data}
+                "stage_names": self.stage_names.data, "timezone": self.timezone.data,
+                "opens_at": self.moment(self.opens_at.data) if self.opens_at.data else None,
+                "closes_at": self.moment(self.closes_at.data) if self.closes_at.data else None}
 
 
 class TeacherCardSetForm(FlaskForm):

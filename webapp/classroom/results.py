@@ -115,6 +115,17 @@ def self_paced_answers(rnd):
     return pd.DataFrame(rows, columns=["card_number", "student", "animal", "answer", "result", "true_value"])
 
 
+def self_paced_card_report(frame):
+    """Return per homework card (from self_paced_answers): how many answered it, how many got it right, in order."""
+    answered = frame[frame["animal"].notna()]
+    report = []
+    for animal, group in answered.groupby("animal", sort=False):
+        report.append({"animal": animal, "answers": len(group),
+                       "right": int(group["result"].str.startswith("right").sum()),
+                       "true_value": group["true_value"].iloc[0]})
+    return sorted(report, key=lambda row: (row["right"] / row["answers"], row["animal"]))
+
+
 def self_paced_words(obs, answers, index, names):
     """Say a self-paced answer as the pages do: a place in the line as it stood then, a bin, or a position."""
     answer = answers[index]
@@ -212,6 +223,15 @@ def most_common(values):
     """Return (the value given most often, how often), the first given winning a tie, or (None, 0)."""
     counted = Counter(values).most_common(1)
     return counted[0] if counted else (None, 0)
+
+
+def last_time_zone(teacher):
+    """Return the time zone the teacher gave times in last (a homework's dates), or None."""
+    for settings in db.session.scalars(select(Round.settings).where(Round.teacher_id == teacher.id)
+                                       .order_by(Round.id.desc()).limit(20)):
+        if settings.get("timezone") and (settings.get("opens_at") is not None or settings.get("closes_at") is not None):
+            return settings["timezone"]
+    return None
 
 
 def teacher_rounds(teacher):

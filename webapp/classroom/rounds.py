@@ -321,8 +321,9 @@ def nothing_due(rnd):
 
 
 def settle(rnd):
-    """Move the round on when it is due: everyone answered, time ran out, or a team's move is in."""
-    if not answering(rnd) or nothing_due(rnd):
+    """Move the round on when it is due: its timetable, everyone answered, time ran out, or a team's move is in."""
+    timetabled = machine.on_schedule(machine_round(rnd), now().timestamp())
+    if not timetabled and (not answering(rnd) or nothing_due(rnd)):
         return
     _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 

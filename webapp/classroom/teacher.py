@@ -63,8 +63,14 @@ def new_round():
     """Create a round and open its lobby."""
     classes = [school_class for school_class, _ in teacher_classes(g.teacher)]
     form = NewRoundForm(teacher_sets=teacher_sets(), teacher_classes=classes)
-    if request.method == "GET" and request.args.get("class_id") in form.teacher_class_ids:
-        form.for_class.data = request.args["class_id"]
+    if request.method == "GET":
+        if request.args.get("class_id") in form.teacher_class_ids:
+            form.for_class.data = request.args["class_id"]
+        zone = results.last_time_zone(g.teacher)
+        if zone:
+            form.timezone.data = zone
+        else:  # the browser's own zone, once the page has loaded (timezone.js)
+            form.timezone.render_kw = {"data-guess": "1"}
     if form.validate_on_submit():
         try:
             rnd = rounds.create_round(g.teacher, form.title.data.strip(), form.format.data, form.settings(),

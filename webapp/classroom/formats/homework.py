@@ -12,12 +12,20 @@ from webapp.classroom.roster import as_student
 from webapp.extensions import db
 from webapp.games import practice
 from webapp.games import rounds as machine
-from webapp.games.rounds.formats import HomeworkRules
+from webapp.games.rounds.formats import HomeworkRules, when
 from webapp.models import Round, Student
 from webapp.play import store
 from webapp.play.adapters.practice import start_practice
 
 GATE = "homework"  # the name its students' games carry in their settings
+
+
+def timetable(rnd):
+    """Say when the homework opens and closes, in the teacher's time zone ("" when the teacher does it by hand)."""
+    settings, zone = rnd.settings, rnd.settings.get("timezone")
+    parts = [f"{label} {when(settings[key], zone)}" for key, label in (("opens_at", "opens"), ("closes_at", "closes"))
+             if settings.get(key) is not None]
+    return ("The homework " + " and ".join(parts) + ".") if parts else ""
 
 
 class Homework(RoundFormat):
@@ -44,7 +52,9 @@ class Homework(RoundFormat):
         return url_for("play.game", kind="practice", game_id=student.game_id)
 
     def teacher_context(self, rnd, students, turn_answers):
-        return {"results": results.self_paced_frame(rnd).to_dict("records")}
+        return {"results": results.self_paced_frame(rnd).to_dict("records"),
+                "card_report": results.self_paced_card_report(results.self_paced_answers(rnd)),
+                "timetable": timetable(rnd)}
 
     def progress(self, rnd, obs):
         return {"lobby": "Homework: not open yet", "finished": "Homework closed"}.get(rnd.status, "Homework is open")

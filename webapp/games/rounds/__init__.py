@@ -19,7 +19,7 @@ from webapp.games.rounds.clock import seconds_left, time_up
 from webapp.games.rounds.core import Change, Refused, RoundState, StudentState, Vote
 
 __all__ = ["CONTROLS", "Change", "Refused", "RoundState", "StudentState", "Vote", "answer", "clock", "control",
-           "controls", "nothing_due", "seconds_left", "settle", "time_up", "why_not_join"]
+           "controls", "nothing_due", "on_schedule", "seconds_left", "settle", "time_up", "why_not_join"]
 
 CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "timer_off", "timer_on", "lock", "unlock", "end")
 
@@ -119,9 +119,11 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
     """Check a student's answer to the current turn; return the Vote to record, or raise Refused."""
     if student is None or student.removed:
         raise Refused("You are not a player in this round (the teacher may have removed you).")
+    rnd = rnd.rules.scheduled(rnd, now)
     fmt = rnd.rules
-    if rnd.status in fmt.closed:
-        raise Refused(fmt.closed[rnd.status])
+    reason = fmt.closed_reason(rnd)
+    if reason:
+        raise Refused(reason)
     if not fmt.open(rnd):
         raise Refused("Answers are closed right now.")
     left = seconds_left(rnd, now, student.extra_seconds)
@@ -133,8 +135,17 @@ def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
     return Vote(student.id, gap, card)
 
 
+def on_schedule(rnd, now):
+    """Return the change the round's timetable calls for now (a homework opening or closing on time), or None."""
+    scheduled = rnd.rules.scheduled(rnd, now)
+    return Change(scheduled) if scheduled != rnd else None
+
+
 def settle(rnd, students, votes, now):
-    """Return the change that is due now (everyone answered, time ran out, a team's move is in), or None."""
+    """Return the change that is due now (the timetable, everyone answered, time ran out, a team's move), or None."""
+    timetabled = on_schedule(rnd, now)
+    if timetabled:
+        return timetabled
     if rnd.status != "playing" or not rnd.rules.open(rnd):
         return None
     try:

@@ -7,11 +7,21 @@ game Engine for team Cardline).
 
 from collections import Counter
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import ClassVar
+from zoneinfo import ZoneInfo
 
 from webapp.games import cardline
 from webapp.games.base import IllegalAction, InvalidConfig
 from webapp.games.rounds.core import Change, Refused
+
+
+def when(seconds, zone=None):
+    """Write a moment for people, in a time zone ("Tuesday 2 December at 08:00 (Europe/London)")."""
+    tz = ZoneInfo(zone) if zone else UTC
+    moment = datetime.fromtimestamp(seconds, tz)
+    return f"{moment:%A} {moment.day} {moment:%B} at {moment:%H:%M} ({zone or 'UTC'})"
+
 
 # A tie in a team's vote: the one rule, said the same on every screen.
 TIED_VOTE_RULE = "On a tied vote, the move voted for first is played."
@@ -72,6 +82,14 @@ class Rules:
 
     def due(self, rnd, students, votes, time_up):
         """Return the change the answers so far (or the clock) call for, or None."""
+
+    def scheduled(self, rnd, now):
+        """Return the round as its timetable has it at `now` (a homework opening or closing on time): by default as is."""
+        return rnd
+
+    def closed_reason(self, rnd):
+        """Return why no answer is taken in the round's status (not started, paused, finished), or None."""
+        return self.closed.get(rnd.status)
 
 
 class SharedItemRules(Rules):
@@ -232,6 +250,24 @@ class HomeworkRules(Rules):
 
     def open(self, rnd):
         return True
+
+    def scheduled(self, rnd, now):
+        """Open the homework at its opening time and close it at its closing time (the teacher may do either sooner)."""
+        opens, closes = rnd.settings.get("opens_at"), rnd.settings.get("closes_at")
+        if rnd.status in ("lobby", "playing") and closes is not None and now >= closes:
+            return replace(rnd, status="finished", settings={**rnd.settings, "closed_on_time": True})
+        if rnd.status == "lobby" and opens is not None and now >= opens:
+            return replace(rnd, status="playing", turn_started=opens)
+        return rnd
+
+    def closed_reason(self, rnd):
+        """Say when the homework opens, or that it closed (and when), in the teacher's time zone."""
+        zone = rnd.settings.get("timezone")
+        if rnd.status == "lobby" and rnd.settings.get("opens_at") is not None:
+            return f"This homework opens on {when(rnd.settings['opens_at'], zone)}."
+        if rnd.status == "finished" and rnd.settings.get("closed_on_time"):
+            return f"This homework closed on {when(rnd.settings['closes_at'], zone)}."
+        return self.closed.get(rnd.status)
 
     def turn(self, state):
         return 0
