@@ -239,6 +239,7 @@ def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form
             live["student_id"] = db.session.scalar(db.select(Student.id))
     teacher_posts = ["/teach/rounds/new", "/teach/sets", "/timeline/sets", live["url"] + "/control", "/teach/classes/",
                      live["class_url"] + "/pupils", f"{live['class_url']}/pupils/{live['pupil_id']}", "/join",
+                     live["url"] + "/reuse", live["url"] + "/edit",
                      f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new"]
     for url in teacher_posts:
         response = client.post(url, data=form)

@@ -12,7 +12,7 @@ from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.games import classbins, classline
 from webapp.games.words import article
-from webapp.models import Answer, Round, Student
+from webapp.models import Answer, CardSet, Round, Student
 
 
 def student_id(app, name):
@@ -296,3 +296,97 @@ def test_homework_dates_that_cannot_work_are_refused_beside_the_field(classroom,
     assert response.status_code == 400 and error in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Round).count() == 0
+
+
+def test_a_duplicate_has_the_same_set_up_and_cards_a_new_code_and_no_students(classroom, app, teacher):
+    url, _code, _students = classroom.play_started(teacher, count="3", title="Weights")
+    copy = teacher.post(url + "/reuse", data={"action": "duplicate"})
+    copy_url = copy.headers["Location"]
+    original, duplicate = classroom.round(url), classroom.round(copy_url)
+    assert duplicate.code != original.code and duplicate.title == "Weights (copy)" and duplicate.status == "lobby"
+    assert duplicate.settings["seed"] == original.settings["seed"]
+    assert set(duplicate.state["values"]) == set(original.state["values"])  # the same cards
+    dates = ("locked", "opens_at", "closes_at")
+    assert {k: v for k, v in duplicate.settings.items() if k not in dates} == {
+        k: v for k, v in original.settings.items() if k not in dates}
+    with app.app_context():
+        assert db.session.query(Student).filter_by(round_id=duplicate.id).count() == 0
+
+
+def test_a_live_quiz_duplicates_with_the_same_questions(classroom, app, teacher):
+    url, _code = classroom.live_quiz(teacher)
+    copy_url = teacher.post(url + "/reuse", data={"action": "duplicate"}).headers["Location"]
+    assert classroom.round(copy_url).state["questions"] == classroom.round(url).state["questions"]
+    assert teacher.get(copy_url + "/edit").status_code == 409  # a lesson's quiz is changed from its lesson
+
+
+def test_a_round_can_be_changed_until_someone_joins(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, count="3", title="Weights")
+    form = teacher.get(url + "/edit").get_data(as_text=True)
+    assert 'value="Weights"' in form and "Save the changes" in form
+    changed = teacher.post(url + "/edit", data={**classroom.ROUND, "title": "Sizes", "characteristic": "length",
+                                                "count": "5"})
+    assert changed.status_code == 302
+    rnd = classroom.round(url)
+    assert (rnd.title, rnd.code, rnd.settings["characteristic"], len(rnd.state["cards"])) == ("Sizes", code, "length", 5)
+    bad = teacher.post(url + "/edit", data={**classroom.ROUND, "count": "99"})
+    assert bad.status_code == 400 and classroom.round(url).title == "Sizes"
+    classroom.join(code, "Ada")
+    refused = teacher.post(url + "/edit", data={**classroom.ROUND, "title": "Again"})
+    assert refused.status_code == 409 and "duplicate it instead" in refused.get_data(as_text=True)
+
+
+def test_archived_rounds_leave_the_dashboard_and_come_back(classroom, app, teacher):
+    url, _code = classroom.new_round(teacher, title="Old round")
+    teacher.post(url + "/reuse", data={"action": "archive"})
+    assert ">Old round</a>" not in teacher.get("/teach/").get_data(as_text=True)
+    assert "Old round" in teacher.get("/teach/?archived=1").get_data(as_text=True)
+    teacher.post(url + "/reuse", data={"action": "unarchive"})
+    assert ">Old round</a>" in teacher.get("/teach/").get_data(as_text=True)
+
+
+def test_deleting_a_round_needs_the_box_ticked_and_takes_its_answers(classroom, app, teacher):
+    url, code, (ada, _ben) = classroom.play_started(teacher, count="3")
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/reuse", data={"action": "delete"})
+    assert classroom.round(url) is not None
+    assert teacher.post(url + "/reuse", data={"action": "delete", "confirm": "yes"}).status_code == 302
+    with app.app_context():
+        assert db.session.query(Round).count() == 0 and db.session.query(Student).count() == 0
+        assert db.session.query(Answer).count() == 0
+    assert teacher.get(url).status_code == 404
+
+
+def test_a_colleague_copies_a_shared_set_up_but_never_the_students(classroom, app, teacher):
+    teacher.post("/teach/sets", data={"name": "Giants", "cards": "T. rex, Triceratops, Stegosaurus, Velociraptor"})
+    with app.app_context():
+        set_id = db.session.query(CardSet).one().id
+    url, code, (ada, _ben) = classroom.play_started(teacher, count="3", choice="set", card_set=str(set_id))
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    page = teacher.post(url + "/reuse", data={"action": "share"}, follow_redirects=True).get_data(as_text=True)
+    link = re.search(r"http://localhost(/teach/shared/[\w-]+)", page).group(1)
+    colleague = app.test_client()
+    assert colleague.get(link).status_code == 302  # to the login page
+    classroom.register(colleague, email="colleague@school.org")
+    shown = colleague.get(link).get_data(as_text=True)
+    assert "Copy into my rounds" in shown and "Ada" not in shown
+    copied = colleague.post(link)
+    copy = classroom.round(copied.headers["Location"])
+    with app.app_context():
+        owner = db.session.get(Round, copy.id).teacher_id
+        their_set = db.session.get(CardSet, copy.settings["set_id"])
+        assert their_set.teacher_id == owner != classroom.round(url).teacher_id
+        assert db.session.query(Student).filter_by(round_id=copy.id).count() == 0
+    assert app.test_client().get("/teach/shared/nope").status_code == 302
+    assert colleague.get("/teach/shared/nope").status_code == 404
+
+
+def test_reuse_refuses_other_teachers_and_odd_actions(classroom, app, teacher):
+    url, _code = classroom.new_round(teacher)
+    other = app.test_client()
+    classroom.register(other, email="other@school.org")
+    for action in ("duplicate", "archive", "share", "delete"):
+        assert other.post(url + "/reuse", data={"action": action, "confirm": "yes"}).status_code == 403
+    assert other.get(url + "/edit").status_code == 403
+    assert teacher.post(url + "/reuse", data={"action": "explode"}).status_code == 400
+    assert classroom.round(url) is not None

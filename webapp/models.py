@@ -320,6 +320,9 @@ class Round(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # A round for a class: its pupils join by picking their name and typing their personal code.
     class_id: Mapped[int | None] = mapped_column(ForeignKey("classes.id"), index=True)
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A code that lets a colleague copy the round's set-up (never its students) into their own rounds.
+    share_code: Mapped[str | None] = mapped_column(String(16), unique=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 (SQLAlchemy reads it as is)

@@ -114,6 +114,24 @@ class NewRoundForm(DeckForm):
         if self.opens_at.data and field.data <= self.opens_at.data:
             raise ValidationError("The homework must close after it opens.")
 
+    @staticmethod
+    def data_of(rnd):
+        """Return the form's values for a round's set-up (to edit it)."""
+        settings = rnd.settings
+        zone = settings.get("timezone") or "UTC"
+
+        def local(key):
+            at = settings.get(key)
+            return datetime.fromtimestamp(at, ZoneInfo(zone)).replace(tzinfo=None) if at is not None else None
+
+        data = {key: settings.get(key) for key in ("deck", "characteristic", "choice", "period", "group", "diet",
+                                                   "count", "hand_size", "turn_seconds", "leaderboard", "teams",
+                                                   "team_mode", "stage_names") if settings.get(key) is not None}
+        return {**data, "title": rnd.title, "format": rnd.format, "timezone": zone,
+                "for_class": str(rnd.class_id) if rnd.class_id else "",
+                "card_set": str(settings["set_id"]) if settings.get("set_id") else "",
+                "opens_at": local("opens_at"), "closes_at": local("closes_at")}
+
     def moment(self, local):
         """Return a time typed in the form's time zone as seconds since the epoch."""
         return local.replace(tzinfo=ZoneInfo(self.timezone.data)).timestamp()

@@ -234,10 +234,12 @@ def last_time_zone(teacher):
     return None
 
 
-def teacher_rounds(teacher):
-    """Return the teacher's rounds, newest first, with how many students are in each (removed ones not counted)."""
+def teacher_rounds(teacher, archived=False):
+    """Return the teacher's rounds (the archived ones, or the others), newest first, with how many students are in
+    each (removed ones not counted)."""
     counts = dict(db.session.execute(
         select(Student.round_id, func.count()).join(Round, Round.id == Student.round_id)
         .where(Round.teacher_id == teacher.id, Student.removed.is_(False)).group_by(Student.round_id)).all())
-    rounds = db.session.scalars(select(Round).where(Round.teacher_id == teacher.id).order_by(Round.id.desc())).all()
+    kept = Round.archived_at.is_not(None) if archived else Round.archived_at.is_(None)
+    rounds = db.session.scalars(select(Round).where(Round.teacher_id == teacher.id, kept).order_by(Round.id.desc())).all()
     return [(rnd, counts.get(rnd.id, 0)) for rnd in rounds]

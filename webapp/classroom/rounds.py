@@ -50,21 +50,27 @@ def chosen_values(teacher, settings):
     return values
 
 
-def create_round(teacher, title, round_format, settings, class_id=None):
+def create_round(teacher, title, round_format, settings, class_id=None, seed=None):
     """Create a round in its lobby, open to anyone with its code or for one of the teacher's classes; the engine
     state is made now so the cards are fixed."""
-    seed = secrets.randbelow(2**31)
-    fmt = FORMATS[round_format]
-    settings = {**settings, "characteristic": fmt.sorts_by or settings["characteristic"]}
-    try:
-        state = fmt.new_state(chosen_values(teacher, settings), settings, seed)
-    except InvalidConfig as error:
-        raise AppError(400, str(error)) from error
-    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=round_format, title=title,
-                settings={**settings, "seed": seed}, state=state, class_id=class_id)
+    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, title=title, class_id=class_id)
+    set_up(rnd, teacher, round_format, settings, seed)
     db.session.add(rnd)
     db.session.commit()
     return rnd
+
+
+def set_up(rnd, teacher, round_format, settings, seed=None, values=None):
+    """Give a round in its lobby its format, settings and game (the cards fixed now, from `seed`); raise a 400 with
+    the reason when the choice gives no game."""
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    fmt = FORMATS[round_format]
+    settings = {**settings, "characteristic": fmt.sorts_by or settings["characteristic"]}
+    try:
+        state = fmt.new_state(chosen_values(teacher, settings) if values is None else values, settings, seed)
+    except InvalidConfig as error:
+        raise AppError(400, str(error)) from error
+    rnd.format, rnd.settings, rnd.state = round_format, {**settings, "seed": seed}, state
 
 
 QUIZ = "quiz"  # the format a lesson's quiz is run in

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from webapp.auth.access import teacher_required
 from webapp.cards import names
 from webapp.classes.rosters import teacher_classes
-from webapp.classroom import bp, exports, results, rounds, screens
+from webapp.classroom import bp, exports, results, reuse, rounds, screens
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.classroom.roster import active_students
@@ -28,8 +28,9 @@ def teacher_sets():
 @teacher_required
 def dashboard():
     """Show the teacher's rounds (the history) and card sets."""
-    return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher),
-                           sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=FORMATS)
+    archived = request.args.get("archived") == "1"
+    return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher, archived),
+                           archived=archived, sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=FORMATS)
 
 
 @bp.post("/teach/sets")
@@ -57,12 +58,17 @@ def save_set():
     return redirect(url_for("classroom.dashboard"))
 
 
+def round_form(**kwargs):
+    """Return the round set-up form with the teacher's card sets and classes to choose from."""
+    classes = [school_class for school_class, _ in teacher_classes(g.teacher)]
+    return NewRoundForm(teacher_sets=teacher_sets(), teacher_classes=classes, **kwargs)
+
+
 @bp.route("/teach/rounds/new", methods=["GET", "POST"])
 @teacher_required
 def new_round():
     """Create a round and open its lobby."""
-    classes = [school_class for school_class, _ in teacher_classes(g.teacher)]
-    form = NewRoundForm(teacher_sets=teacher_sets(), teacher_classes=classes)
+    form = round_form()
     if request.method == "GET":
         if request.args.get("class_id") in form.teacher_class_ids:
             form.for_class.data = request.args["class_id"]
@@ -82,6 +88,70 @@ def new_round():
     return render_template("classroom/teacher/new_round.html", form=form), 400 if form.errors else 200
 
 
+@bp.route("/teach/rounds/<id:round_id>/edit", methods=["GET", "POST"])
+@teacher_required
+def edit_round(round_id):
+    """Change a round's set-up before anyone has joined it."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    reason = reuse.why_not_edit(rnd) or ("" if format_of(rnd).choice else
+                                         "A lesson's quiz is set up from its lesson: duplicate it instead.")
+    if reason:
+        raise AppError(409, reason)
+    form = round_form(data=NewRoundForm.data_of(rnd)) if request.method == "GET" else round_form()
+    if form.validate_on_submit():
+        try:
+            reuse.edit(rnd, g.teacher, form.title.data.strip(), form.format.data, form.settings(), form.class_id())
+        except AppError as error:
+            form.choice.errors.append(error.message)
+            return render_template("classroom/teacher/new_round.html", form=form, editing=rnd), 400
+        flash("The round's set-up is changed; its code stays the same.")
+        return redirect(url_for("classroom.round_page", round_id=rnd.id))
+    return render_template("classroom/teacher/new_round.html", form=form, editing=rnd), 400 if form.errors else 200
+
+
+@bp.post("/teach/rounds/<id:round_id>/reuse")
+@teacher_required
+def reuse_round(round_id):
+    """Duplicate, archive, bring back, share or delete a round (deleting asks for a ticked box)."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    action = request.form.get("action", "")
+    if action == "duplicate":
+        copy = reuse.duplicate(rnd, g.teacher)
+        flash(f"A copy of {rnd.title}, with a new code: nobody has joined it yet.")
+        return redirect(url_for("classroom.round_page", round_id=copy.id))
+    if action in ("archive", "unarchive"):
+        reuse.archive(rnd, action == "archive")
+        flash(f"{rnd.title} is {'archived' if action == 'archive' else 'back in your rounds'}.")
+    elif action == "share":
+        link = url_for("classroom.shared", code=reuse.share_code(rnd), _external=True)
+        flash(f"Send this link to a colleague: {link} It copies the set-up of {rnd.title} into their rounds "
+              "(never your students or their answers).")
+    elif action == "delete":
+        if request.form.get("confirm") != "yes":
+            flash("Nothing was deleted: tick the box to confirm that the round and its answers go.")
+        else:
+            title = rnd.title
+            reuse.delete_round(rnd)
+            flash(f"{title}, its students and their answers are deleted.")
+            return redirect(url_for("classroom.dashboard"))
+    else:
+        raise AppError(400, "Choose duplicate, archive, share or delete.")
+    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+
+
+@bp.route("/teach/shared/<code>", methods=["GET", "POST"])
+@teacher_required
+def shared(code):
+    """Show a round a colleague shared, and copy its set-up into the teacher's own rounds."""
+    rnd = reuse.shared_round(code)
+    if request.method == "POST":
+        copy = reuse.copy_round(rnd, g.teacher)
+        flash(f"{copy.title} is in your rounds now, with its own code.")
+        return redirect(url_for("classroom.round_page", round_id=copy.id))
+    return render_template("classroom/teacher/shared.html", round=rnd, fmt=format_of(rnd),
+                           set_up=reuse.set_up_of(rnd))
+
+
 @bp.get("/teach/rounds/<id:round_id>")
 @teacher_required
 def round_page(round_id):
@@ -92,7 +162,8 @@ def round_page(round_id):
     if rnd.status == "finished":
         context.update(format_of(rnd).results_context(rnd))
     context["full_page"] = True
-    return render_template("classroom/teacher/round.html", join_url=screens.join_url(rnd), qr=screens.qr_svg(screens.join_url(rnd)), **context)
+    return render_template("classroom/teacher/round.html", join_url=screens.join_url(rnd), qr=screens.qr_svg(screens.join_url(rnd)),
+                           editable=not reuse.why_not_edit(rnd) and bool(format_of(rnd).choice), **context)
 
 
 @bp.get("/teach/rounds/<id:round_id>/panel")

@@ -104,6 +104,10 @@ class RoundFormat(ABC):
         """Return the round's game (raises InvalidConfig with a reason)."""
         return self.rules.new_state(self.config(values, settings), seed)
 
+    def copy_values(self, rnd, chosen):
+        """Return what a copy of the round is built from: the cards its settings choose (`chosen()` finds them)."""
+        return chosen()
+
     def team_for_newcomer(self, rnd, team_sizes):
         """Return the team a student who joins now goes to (None: no teams)."""
         return

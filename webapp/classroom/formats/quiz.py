@@ -21,6 +21,10 @@ class LiveQuiz(WholeClass):
     def config(self, questions, settings):
         return {"questions": questions}
 
+    def copy_values(self, rnd, chosen):
+        """A copy asks the same questions (a quiz's questions are drawn once, when it is made)."""
+        return rnd.state["questions"]
+
     def partial(self, viewer):
         return f"{PARTIALS['results']}/questions.html" if viewer == "results" else super().partial(viewer)
 
