@@ -390,3 +390,54 @@ def test_reuse_refuses_other_teachers_and_odd_actions(classroom, app, teacher):
     assert other.get(url + "/edit").status_code == 403
     assert teacher.post(url + "/reuse", data={"action": "explode"}).status_code == 400
     assert classroom.round(url) is not None
+
+
+def teams_of(app, url):
+    with app.app_context():
+        rnd_id = int(url.rsplit("/", 1)[1])
+        return {s.nickname: s.team for s in db.session.query(Student).filter_by(round_id=rnd_id)}
+
+
+def test_the_teacher_names_the_teams_before_the_start(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="team", teams="2")
+    ada = classroom.join(code, "Ada")
+    named = teacher.post(url + "/teams", data={"action": "name", "team-0": "Raptors", "team-1": "Trilobites"})
+    assert named.status_code == 302
+    assert classroom.round(url).state["players"] == ["Raptors", "Trilobites"]
+    assert "You are Ada, Raptors" in ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "Raptors" in teacher.get(url + "/stage").get_data(as_text=True)
+    same = teacher.post(url + "/teams", data={"action": "name", "team-0": "Rex", "team-1": "rex"})
+    assert same.status_code == 400 and "different name" in same.get_data(as_text=True)
+    teacher.post(url + "/control", data={"action": "start"})
+    late = teacher.post(url + "/teams", data={"action": "name", "team-0": "A1", "team-1": "B1"})
+    assert late.status_code == 409 and "before the round starts" in late.get_data(as_text=True)
+
+
+def test_the_teacher_moves_a_child_and_balances_teams_between_turns(classroom, app, teacher):
+    url, code = classroom.new_round(teacher, format="team", teams="2", team_mode="majority")
+    students = {name: classroom.join(code, name) for name in ("Ada", "Ben", "Cy", "Di", "Eve")}
+    ids = {}
+    with app.app_context():
+        ids = {s.nickname: s.id for s in db.session.query(Student)}
+    for name in ("Ben", "Di"):
+        assert teacher.post(f"{url}/students/{ids[name]}", data={"action": "team", "value": "0"}).status_code == 302
+    assert set(teams_of(app, url).values()) == {0}  # everyone in the first team
+    teacher.post(url + "/teams", data={"action": "balance"})
+    assert teams_of(app, url) == {"Ada": 0, "Ben": 1, "Cy": 0, "Di": 1, "Eve": 0}
+    teacher.post(url + "/control", data={"action": "start"})
+    state = classroom.round(url).state
+    hand = state["hands"][0]
+    students["Ada"].post(f"/r/{code}/answer", data={"card": hand[0], "gap": "0"})  # a vote is in for this turn
+    refused = teacher.post(f"{url}/students/{ids['Cy']}", data={"action": "team", "value": "1"})
+    assert refused.status_code == 409 and "vote is in" in refused.get_data(as_text=True)
+    assert teacher.post(url + "/teams", data={"action": "balance"}).status_code == 409
+    for value in ("5", "abc", "-1", ""):
+        assert teacher.post(f"{url}/students/{ids['Cy']}", data={"action": "team", "value": value}).status_code in (400, 409)
+    assert teams_of(app, url)["Cy"] == 0
+
+
+def test_a_round_without_teams_has_no_team_tools(classroom, app, teacher):
+    url, code = classroom.new_round(teacher)
+    classroom.join(code, "Ada")
+    assert "Balance the teams" not in teacher.get(url).get_data(as_text=True)
+    assert teacher.post(url + "/teams", data={"action": "balance"}).status_code == 409

@@ -12,6 +12,13 @@ def register(app):
     from webapp.games.rounds.clock import EXTRA_TIME_STEP, more_time
 
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(extra_time_step=EXTRA_TIME_STEP, more_time=more_time)
+    app.jinja_env.globals.update(extra_time_step=EXTRA_TIME_STEP, more_time=more_time, team_names=team_names)
     for fmt in FORMATS.values():
         fmt.init_app(app)
+
+
+def team_names(rnd):
+    """Return {team number: its name} of a round (the names its screens show; none without teams)."""
+    from webapp.classroom.formats import format_of
+
+    return format_of(rnd).team_names(rnd)

@@ -191,6 +191,40 @@ def add_student(rnd, student, token, clash):
     return rnd, student, token, tokens
 
 
+def refuse_regrouping(rnd):
+    """Refuse a change of the teams (409, with the reason) unless it may happen now: before or between turns."""
+    reason = machine.why_not_regroup(machine_round(rnd), votes_of(rnd))
+    if reason:
+        raise AppError(409, reason)
+
+
+def balance_teams(rnd):
+    """Spread the round's students evenly over its teams, in joining order."""
+    refuse_regrouping(rnd)
+    teams = machine.balanced(class_of(rnd), rnd.settings["teams"])
+    for student in active_students(rnd):
+        student.team = teams[student.id]
+    flag_modified(rnd, "settings")
+    db.session.commit()
+
+
+def name_teams(rnd, teacher, names):
+    """Give the teams of a round in its lobby their names (the game is dealt again from the same seed)."""
+    refuse_regrouping(rnd)
+    if rnd.status != "lobby":
+        raise AppError(409, "Teams are named before the round starts.")
+    names = [nicknames.tidy(name) for name in names]
+    for name in names:
+        reason = nicknames.problem(name)
+        if reason:
+            raise AppError(400, f"{name or 'A team name'}: {reason}")
+    if len({nicknames.key(name) for name in names}) < len(names):
+        raise AppError(400, "Give each team a different name.")
+    settings = {key: value for key, value in rnd.settings.items() if key != "seed"}
+    set_up(rnd, teacher, rnd.format, {**settings, "team_names": names}, seed=rnd.settings["seed"])
+    db.session.commit()
+
+
 def new_rejoin_code(student):
     """Give a student of an open round a one-time code to get back in on a new device; return it (kept as a hash)."""
     code = "".join(secrets.choice(codes.ALPHABET) for _ in range(REJOIN_CODE_LENGTH))
@@ -402,6 +436,11 @@ def student_action(rnd, student_id, action, value=None):
         if student.pupil_id is not None:
             raise AppError(400, f"{student.nickname} gets back in with their personal code, on any device.")
         given = new_rejoin_code(student)
+    elif action == "team":
+        refuse_regrouping(rnd)
+        if not isinstance(value, int) or not 0 <= value < rnd.settings.get("teams", 0):
+            raise AppError(400, f"Choose a team from 1 to {rnd.settings.get('teams', 0)}.")
+        student.team = value
     elif action == "extra_time":
         reason = machine.clock.extra_time_problem(value)
         if reason:

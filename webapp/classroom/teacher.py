@@ -196,12 +196,29 @@ def student_control(round_id, student_id):
     rnd = rounds.teacher_round(round_id, g.teacher)
     action = request.form.get("action", "")
     value = request.form.get("value", "")
-    if action == "extra_time":
+    if action in ("extra_time", "team"):
         value = whole_number(value)
     given = rounds.student_action(rnd, student_id, action, value)
     if given:
         flash(f"One-time code: {given}. On the new device: the round's code, the same nickname and this code. "
               "It works once.")
+    target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
+    return redirect(url_for(target, round_id=rnd.id))
+
+
+@bp.post("/teach/rounds/<id:round_id>/teams")
+@teacher_required
+def teams_control(round_id):
+    """Balance a team round's teams, or name them before the start."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    if request.form.get("action") == "balance":
+        rounds.balance_teams(rnd)
+        flash("The teams are balanced.")
+    elif request.form.get("action") == "name":
+        rounds.name_teams(rnd, g.teacher, [request.form.get(f"team-{i}", "") for i in range(rnd.settings.get("teams", 0))])
+        flash("The teams have their names.")
+    else:
+        raise AppError(400, "Choose balance or name.")
     target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
     return redirect(url_for(target, round_id=rnd.id))
 

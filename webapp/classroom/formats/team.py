@@ -22,7 +22,9 @@ class TeamRound(Answered):
     control_words: ClassVar[dict] = {"reveal": "Play the team's vote now"}
 
     def config(self, values, settings):
-        return {"cards": values, "players": [f"Team {i + 1}" for i in range(settings["teams"])],
+        names = settings.get("team_names") or []
+        return {"cards": values, "players": [names[i] if i < len(names) else f"Team {i + 1}"
+                                             for i in range(settings["teams"])],
                 "hand_size": settings["hand_size"], "characteristic": settings["characteristic"]}
 
     def team_for_newcomer(self, rnd, team_sizes):

@@ -18,8 +18,26 @@ from webapp.games.rounds import clock
 from webapp.games.rounds.clock import seconds_left, time_up
 from webapp.games.rounds.core import Change, Refused, RoundState, StudentState, Vote
 
-__all__ = ["CONTROLS", "Change", "Refused", "RoundState", "StudentState", "Vote", "answer", "clock", "control",
-           "controls", "nothing_due", "on_schedule", "seconds_left", "settle", "time_up", "why_not_join"]
+__all__ = [
+    "CONTROLS",
+    "Change",
+    "Refused",
+    "RoundState",
+    "StudentState",
+    "Vote",
+    "answer",
+    "balanced",
+    "clock",
+    "control",
+    "controls",
+    "nothing_due",
+    "on_schedule",
+    "seconds_left",
+    "settle",
+    "time_up",
+    "why_not_join",
+    "why_not_regroup",
+]
 
 CONTROLS = ("start", "pause", "resume", "reveal", "next", "skip", "timer_off", "timer_on", "lock", "unlock", "end")
 
@@ -113,6 +131,25 @@ def why_not_join(rnd):
     if rnd.settings.get("locked"):
         return "The teacher has closed this round to new players: ask them to open it."
     return None
+
+
+def why_not_regroup(rnd, votes):
+    """Return why the teams cannot change now (a student moved, the teams balanced or named), or None.
+
+    Teams change before the start or between turns: never while a vote of the turn is in.
+    """
+    if not rnd.rules.teams:
+        return "This round has no teams."
+    if rnd.status == "finished":
+        return "This round has finished."
+    if votes:
+        return "A vote is in for this turn: change the teams once it is played."
+    return None
+
+
+def balanced(students, teams):
+    """Return {student id: team} that spreads the students still in over the teams, by joining order."""
+    return {student.id: index % teams for index, student in enumerate(active(students))}
 
 
 def answer(rnd, student, students, votes: Sequence[Vote], gap, card, now):
