@@ -124,6 +124,10 @@ class RoundFormat(ABC):
         """Return where a student's round page sends them instead of the live page, or None."""
         return
 
+    def team_names(self, rnd):
+        """Return {team number: the name its screen shows} (none without teams)."""
+        return {}
+
     def item_answered(self, rnd, vote):
         """Return the item (card or question) a vote answers, as the answer row stores it."""
         return self.observe(rnd)["current"]
@@ -251,10 +255,6 @@ class Answered(RoundFormat):
     def described(self, rnd, keys):
         """Return the words the results give each item, {column: {item: words}}: the animal and its true value."""
         return {"animal": results.card_names(keys), "true_value": results.true_values(rnd, keys)}
-
-    def team_names(self, rnd):
-        """Return {team number: the name its screen shows} (none without teams)."""
-        return {}
 
     @abstractmethod
     def places(self, rnd, frame):
