@@ -13,7 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from playwright.sync_api import expect
 from sqlalchemy import inspect, select, text
 
-from webapp.classes.rosters import display_name
+from webapp.classroom.classes import display_name
 from webapp.extensions import db
 from webapp.models import Answer, Game, Pupil, Round, SchoolClass, Student
 

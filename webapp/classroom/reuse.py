@@ -8,8 +8,8 @@ import secrets
 
 from sqlalchemy import delete, func, select
 
-from webapp.classes.rosters import erase_games
 from webapp.classroom import rounds
+from webapp.classroom.classes import erase_games
 from webapp.classroom.clock import now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.common import codes

@@ -8,8 +8,8 @@ from flask import url_for
 from markupsafe import Markup
 
 from webapp.cards.queries import all_periods
-from webapp.classes.rosters import pupils_of
 from webapp.classroom import rounds
+from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
 from webapp.classroom.roster import active_students, as_student
 from webapp.extensions import db

@@ -8,8 +8,8 @@ from flask import current_app, jsonify, redirect, render_template, request, sess
 from sqlalchemy import bindparam, select
 
 from webapp.cards.queries import all_periods, cards_by_slug
-from webapp.classes.rosters import pupils_of
 from webapp.classroom import bp, results, rounds
+from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
 from webapp.classroom.forms import JoinForm, PupilJoinForm

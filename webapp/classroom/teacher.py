@@ -7,11 +7,12 @@ from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
 from webapp.cards import names
-from webapp.classes.rosters import teacher_classes
 from webapp.classroom import bp, exports, results, reuse, rounds, screens
+from webapp.classroom.classes import teacher_classes
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.classroom.roster import active_students
+from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
@@ -148,8 +149,9 @@ def shared(code):
         copy = reuse.copy_round(rnd, g.teacher)
         flash(f"{copy.title} is in your rounds now, with its own code.")
         return redirect(url_for("classroom.round_page", round_id=copy.id))
-    return render_template("classroom/teacher/shared.html", round=rnd, fmt=format_of(rnd),
-                           set_up=reuse.set_up_of(rnd))
+    set_up = reuse.set_up_of(rnd)
+    return render_template("classroom/teacher/shared.html", round=rnd, fmt=format_of(rnd), set_up=set_up,
+                           sorted_by=CHARACTERISTICS.get(set_up.get("characteristic"), {}).get("label"))
 
 
 @bp.get("/teach/rounds/<id:round_id>")

@@ -63,6 +63,11 @@ def apply(state, action):
     return classturns.apply(state, action, reveal)
 
 
+def questions(state):
+    """Return every question of the quiz, answers included, as it was made (to ask them again in a copy)."""
+    return [dict(question) for question in state["questions"]]
+
+
 def shown(question, revealed):
     """Return a question as the class sees it: its words, and its answer only once revealed."""
     public = {k: question[k] for k in ("id", "prompt", "options")}

@@ -105,7 +105,11 @@ class RoundFormat(ABC):
         return self.rules.new_state(self.config(values, settings), seed)
 
     def copy_values(self, rnd, chosen):
-        """Return what a copy of the round is built from: the cards its settings choose (`chosen()` finds them)."""
+        """Return what a copy of the round is built from (`chosen()` finds the cards its settings choose)."""
+        return self.values_again(rnd.state, chosen)
+
+    def values_again(self, game, chosen):
+        """Return what a copy of a round with this game is built from: by default the cards its settings choose."""
         return chosen()
 
     def team_for_newcomer(self, rnd, team_sizes):

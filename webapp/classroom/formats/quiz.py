@@ -21,9 +21,9 @@ class LiveQuiz(WholeClass):
     def config(self, questions, settings):
         return {"questions": questions}
 
-    def copy_values(self, rnd, chosen):
+    def values_again(self, game, chosen):
         """A copy asks the same questions (a quiz's questions are drawn once, when it is made)."""
-        return rnd.state["questions"]
+        return self.engine.questions(game)
 
     def partial(self, viewer):
         return f"{PARTIALS['results']}/questions.html" if viewer == "results" else super().partial(viewer)

@@ -4,7 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import InputRequired, Length, ValidationError
 
-from webapp.classes.rosters import MAX_PUPILS, name_problems, roster_names
+from webapp.classroom.classes import MAX_PUPILS, name_problems, roster_names
 
 ROSTER_HELP = ("One pupil per line (or separated by commas), as you would paste them from a spreadsheet. Only a "
                "first name and an initial are kept: \"Ava Kowalski\" becomes \"Ava K.\". Nothing else is asked of "

@@ -5,47 +5,48 @@ import io
 from flask import flash, g, redirect, render_template, request, send_file, url_for
 
 from webapp.auth.access import teacher_required
-from webapp.classes import bp, rosters
-from webapp.classes.forms import AddPupilsForm, NewClassForm
+from webapp.classroom import bp
+from webapp.classroom import classes as rosters
+from webapp.classroom.class_forms import AddPupilsForm, NewClassForm
 from webapp.classroom.exports import file_stem_words
 from webapp.errors import AppError
 
 
 def classes_page(form, status=200):
     """Render the list of the teacher's classes with the new-class form."""
-    return render_template("classes/index.html", classes=rosters.teacher_classes(g.teacher), form=form), status
+    return render_template("classroom/classes/index.html", classes=rosters.teacher_classes(g.teacher), form=form), status
 
 
 @bp.get("/teach/classes/")
 @teacher_required
-def index():
+def class_list():
     """List the teacher's classes."""
     return classes_page(NewClassForm())
 
 
 @bp.post("/teach/classes/")
 @teacher_required
-def create():
+def create_class():
     """Create a class from a typed or pasted roster."""
     form = NewClassForm()
     if not form.validate_on_submit():
         return classes_page(form, 400)
     school_class = rosters.create_class(g.teacher, form.name.data, rosters.roster_names(form.roster.data))
     flash(f"The class {school_class.name} is ready. Print the slips so each pupil has their personal code.")
-    return redirect(url_for("classes.roster", class_id=school_class.id))
+    return redirect(url_for("classroom.class_page", class_id=school_class.id))
 
 
 def roster_page(school_class, form=None, status=200):
     """Render a class's roster page."""
     pupils = rosters.pupils_of(school_class)
     form = form or AddPupilsForm(formdata=None)
-    return render_template("classes/class.html", school_class=school_class, pupils=pupils, form=form,
+    return render_template("classroom/classes/class.html", school_class=school_class, pupils=pupils, form=form,
                            rounds=rosters.class_rounds(school_class)), status
 
 
 @bp.get("/teach/classes/<id:class_id>")
 @teacher_required
-def roster(class_id):
+def class_page(class_id):
     """Show a class: its pupils and their personal codes, its rounds, and what can be done with it."""
     return roster_page(rosters.teacher_class(class_id, g.teacher))
 
@@ -63,7 +64,7 @@ def add_pupils(class_id):
     except AppError as error:
         form.roster.errors.append(error.message)
         return roster_page(school_class, form, error.status)
-    return redirect(url_for("classes.roster", class_id=school_class.id))
+    return redirect(url_for("classroom.class_page", class_id=school_class.id))
 
 
 @bp.post("/teach/classes/<id:class_id>/pupils/<id:pupil_id>")
@@ -84,21 +85,21 @@ def pupil_action(class_id, pupil_id):
         flash(f"{name} and all of their answers are deleted.")
     else:
         raise AppError(400, "Choose rename, new code or delete.")
-    return redirect(url_for("classes.roster", class_id=school_class.id))
+    return redirect(url_for("classroom.class_page", class_id=school_class.id))
 
 
 @bp.get("/teach/classes/<id:class_id>/slips")
 @teacher_required
-def slips(class_id):
+def class_slips(class_id):
     """Show the class's slips to print and cut out: each pupil's name, personal code and where to join."""
     school_class = rosters.teacher_class(class_id, g.teacher)
-    return render_template("classes/slips.html", school_class=school_class, pupils=rosters.pupils_of(school_class),
+    return render_template("classroom/classes/slips.html", school_class=school_class, pupils=rosters.pupils_of(school_class),
                            join_url=url_for("classroom.join", _external=True))
 
 
 @bp.get("/teach/classes/<id:class_id>/export.zip")
 @teacher_required
-def export(class_id):
+def class_export_zip(class_id):
     """Download everything about the class as a zip of CSVs: roster, rounds, every answer, homework."""
     school_class = rosters.teacher_class(class_id, g.teacher)
     return send_file(io.BytesIO(rosters.class_export(school_class)), mimetype="application/zip", as_attachment=True,
@@ -107,13 +108,13 @@ def export(class_id):
 
 @bp.post("/teach/classes/<id:class_id>/delete")
 @teacher_required
-def delete(class_id):
+def delete_class(class_id):
     """Delete a class with its pupils, its rounds and every answer in them, once the teacher confirmed it."""
     school_class = rosters.teacher_class(class_id, g.teacher)
     if request.form.get("confirm") != "yes":
         flash("Nothing was deleted: tick the box to confirm that the class and all its answers go.")
-        return redirect(url_for("classes.roster", class_id=school_class.id))
+        return redirect(url_for("classroom.class_page", class_id=school_class.id))
     name = school_class.name
     rosters.erase_class(school_class)
     flash(f"The class {name}, its pupils, its rounds and all their answers are deleted.")
-    return redirect(url_for("classes.index"))
+    return redirect(url_for("classroom.class_list"))
