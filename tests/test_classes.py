@@ -225,7 +225,7 @@ def test_erasing_one_pupil_deletes_their_answers_in_every_round(classroom, app, 
     with app.app_context():
         assert db.session.query(Answer).filter(Answer.student_id.in_(students)).count() == 0
         assert db.session.query(Student).filter(Student.id.in_(students)).count() == 0
-    assert '<th scope="row">Ava K.</th>' not in teacher.get(class_url).get_data(as_text=True)
+    assert ">Ava K.</a></th>" not in teacher.get(class_url).get_data(as_text=True)
 
 
 def test_a_new_code_replaces_the_old_slip(classroom, app, teacher):
@@ -238,6 +238,45 @@ def test_a_new_code_replaces_the_old_slip(classroom, app, teacher):
     stale = app.test_client().post(f"/r/{code}/me", data={"pupil": str(ben_id), "personal_code": old_code})
     assert stale.status_code == 403
     classroom.join_as_pupil(code, (ben_id, new_code))
+
+
+def test_the_class_progress_counts_every_round_and_pupil(classroom, app, teacher):
+    class_url, pupils = class_with_history(classroom, app, teacher)
+    page = teacher.get(class_url + "/progress").get_data(as_text=True)
+    assert "Line" in page and "Homework" in page and "Weight" in page and "What the class gets wrong most" in page
+    assert all(name in page for name in pupils)
+    with app.app_context():
+        answers = db.session.query(Answer).join(Student).filter(Student.pupil_id.is_not(None),
+                                                                  Answer.correct.is_not(None)).all()
+    if answers:  # the line's first card was judged when all four answered
+        right = sum(a.correct for a in answers)
+        assert f"({right} of {len(answers)})" in page
+    for kind in ("over-time", "by-period", "by-group"):
+        chart = teacher.get(f"{class_url}/progress/{kind}.json?width=800").get_json()
+        assert chart["data"] and chart["layout"]["meta"]["title"]
+    lines = teacher.get(class_url + "/progress.csv").get_data().decode("utf-8-sig").splitlines()
+    assert lines[0] == "pupil,date,round,sorted_by,right,answered,percent_right" and len(lines) > 1
+    assert teacher.get(class_url + "/progress/secrets.json").status_code == 404
+
+
+def test_a_pupils_page_shows_their_term_and_prints_alone(classroom, app, teacher):
+    class_url, pupils = class_with_history(classroom, app, teacher)
+    ava = pupils["Ava K."][0]
+    page = teacher.get(f"{class_url}/pupils/{ava}").get_data(as_text=True)
+    assert "Ava K." in page and "Round by round" in page and "Ben N." not in page
+    assert teacher.get(f"{class_url}/pupils/{ava}/over-time.json").get_json()["data"]
+    other = app.test_client()
+    classroom.register(other, email="other@school.org")
+    for path in (f"{class_url}/progress", f"{class_url}/pupils/{ava}", f"{class_url}/progress.csv",
+                 f"{class_url}/progress/over-time.json", f"{class_url}/pupils/{ava}/over-time.json"):
+        assert other.get(path).status_code == 403
+    assert teacher.get(f"{class_url}/pupils/99999").status_code == 404
+
+
+def test_a_class_with_no_answers_says_so(classroom, app, teacher):
+    class_url, _pupils = classroom.new_class(teacher)
+    assert "No answers yet" in teacher.get(class_url + "/progress").get_data(as_text=True)
+    assert teacher.get(class_url + "/progress/over-time.json").status_code == 200
 
 
 @pytest.mark.parametrize(("data", "status"), [({"action": "rename", "name": "Ava K."}, 400),

@@ -1,15 +1,17 @@
-"""The teacher's class pages: rosters, printed slips, erasure and export."""
+"""The teacher's class pages: rosters, printed slips, progress over the term, erasure and export."""
 
 import io
 
 from flask import flash, g, redirect, render_template, request, send_file, url_for
 
 from webapp.auth.access import teacher_required
-from webapp.classroom import bp
+from webapp.classroom import bp, progress
 from webapp.classroom import classes as rosters
 from webapp.classroom.class_forms import AddPupilsForm, NewClassForm
-from webapp.classroom.exports import file_stem_words
+from webapp.classroom.exports import csv_bytes, file_stem_words
 from webapp.errors import AppError
+
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def classes_page(form, status=200):
@@ -118,3 +120,64 @@ def delete_class(class_id):
     rosters.erase_class(school_class)
     flash(f"The class {name}, its pupils, its rounds and all their answers are deleted.")
     return redirect(url_for("classroom.class_list"))
+
+
+def chart_kind(kind):
+    """Return a progress chart's name, or a 404 for one that does not exist."""
+    if kind not in progress.FIGURES:
+        raise AppError(404, f"There is no chart called {kind!r}: choose {', '.join(progress.FIGURES)}.")
+    return kind
+
+
+@bp.get("/teach/classes/<id:class_id>/progress")
+@teacher_required
+def class_progress(class_id):
+    """Show how the class does across its rounds: charts, the animals it gets wrong most, each pupil's share."""
+    school_class = rosters.teacher_class(class_id, g.teacher)
+    frame = progress.class_answers(school_class)
+    return render_template("classroom/classes/progress.html", school_class=school_class, frame=frame,
+                           over_time=progress.over_time(frame).to_dict("records"),
+                           by_period=progress.by_card_facts(frame, "period").to_dict("records"),
+                           by_group=progress.by_card_facts(frame, "group").to_dict("records"),
+                           missed=progress.most_missed(frame),
+                           pupils=progress.pupil_summary(frame, rosters.pupils_of(school_class)))
+
+
+@bp.get("/teach/classes/<id:class_id>/progress/<kind>.json")
+@teacher_required
+def class_progress_chart(class_id, kind):
+    """Return one of the class's progress charts as plotly JSON."""
+    school_class = rosters.teacher_class(class_id, g.teacher)
+    return progress.figure_json(progress.class_answers(school_class), chart_kind(kind)), 200, JSON_TYPE
+
+
+@bp.get("/teach/classes/<id:class_id>/progress.csv")
+@teacher_required
+def class_progress_csv(class_id):
+    """Download the term's results per pupil and round as CSV."""
+    school_class = rosters.teacher_class(class_id, g.teacher)
+    table = progress.progress_csv(progress.class_answers(school_class))
+    return send_file(io.BytesIO(csv_bytes(table)), mimetype="text/csv", as_attachment=True,
+                     download_name=f"progress-{file_stem_words(school_class.name)}-{school_class.id}.csv")
+
+
+@bp.get("/teach/classes/<id:class_id>/pupils/<id:pupil_id>")
+@teacher_required
+def pupil_progress(class_id, pupil_id):
+    """Show (and print, for a parent meeting) one pupil's term: their rounds, share right and tricky animals."""
+    school_class = rosters.teacher_class(class_id, g.teacher)
+    pupil = rosters.class_pupil(school_class, pupil_id)
+    frame = progress.class_answers(school_class, pupil)
+    return render_template("classroom/classes/pupil.html", school_class=school_class, pupil=pupil, frame=frame,
+                           over_time=progress.over_time(frame).to_dict("records"),
+                           by_kind=progress.accuracy(frame, ["sorted_by"]).to_dict("records"),
+                           missed=progress.most_missed(frame, limit=5))
+
+
+@bp.get("/teach/classes/<id:class_id>/pupils/<id:pupil_id>/<kind>.json")
+@teacher_required
+def pupil_progress_chart(class_id, pupil_id, kind):
+    """Return one of a pupil's progress charts as plotly JSON."""
+    school_class = rosters.teacher_class(class_id, g.teacher)
+    pupil = rosters.class_pupil(school_class, pupil_id)
+    return progress.figure_json(progress.class_answers(school_class, pupil), chart_kind(kind)), 200, JSON_TYPE
