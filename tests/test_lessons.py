@@ -4,7 +4,9 @@ import re
 
 import pytest
 
+from webapp.extensions import db
 from webapp.learn import content as lessons
+from webapp.models import Round
 
 SLUGS = [path.stem for path in sorted(lessons.FOLDER.glob("*.md"))]
 
@@ -96,3 +98,31 @@ def test_a_logged_in_teacher_is_not_asked_to_log_in(app, teacher):
     slug = lessons.all_lessons()[0]["slug"]
     assert "you will be asked to log in" not in teacher.get(f"/lessons/{slug}").get_data(as_text=True)
     assert "you will be asked to log in" in app.test_client().get(f"/lessons/{slug}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("choices", "count", "seconds", "board"), [
+    ({}, None, None, "every"), ({"count": "5", "turn_seconds": "0", "leaderboard": "end"}, 5, 0, "end"),
+    ({"count": "12", "turn_seconds": "45", "leaderboard": "never"}, 12, 45, "never")])
+def test_a_live_quiz_runs_with_the_length_timer_and_leaderboard_chosen(classroom, app, client, choices, count, seconds,
+                                                                       board):
+    slug, number = next((s, n) for s in SLUGS for n, a in enumerate(lessons.load(s)["meta"]["activities"])
+                        if a["type"] == "quiz")
+    activity = lessons.load(slug)["meta"]["activities"][number]
+    classroom.register(client, email="live@school.org")
+    response = client.post(f"/lessons/{slug}/activities/{number}/round", data=choices)
+    rnd = classroom.round(response.headers["Location"])
+    assert len(rnd.state["questions"]) <= (count or activity.get("count", 8))
+    assert rnd.settings["turn_seconds"] == (activity.get("turn_seconds", 30) if seconds is None else seconds)
+    assert rnd.settings["leaderboard"] == board
+
+
+@pytest.mark.parametrize("choices", [{"count": "2"}, {"count": "99"}, {"count": "abc"}, {"turn_seconds": "-5"},
+                                     {"leaderboard": "always"}])
+def test_a_live_quiz_with_odd_choices_is_refused_and_nothing_is_made(classroom, app, client, choices):
+    slug, number = next((s, n) for s in SLUGS for n, a in enumerate(lessons.load(s)["meta"]["activities"])
+                        if a["type"] == "quiz")
+    classroom.register(client, email="live@school.org")
+    response = client.post(f"/lessons/{slug}/activities/{number}/round", data={"count": "8", **choices})
+    assert response.status_code == 400 and "The live quiz could not start" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Round).count() == 0

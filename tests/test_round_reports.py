@@ -101,6 +101,9 @@ def test_a_finished_live_quiz_reports_each_question(classroom, app, teacher):
     assert "Questions" in page
     assert (f"<td>{escape(first['prompt'])}</td><td>3</td><td>1 of 3</td>"
             f"<td>{escape(first['options'][wrong]['text'])} (2 students)</td>") in page
+    # How many chose each option, the right one marked once revealed.
+    assert f"<li>{escape(first['options'][wrong]['text'])}: <strong>2</strong></li>" in page
+    assert f"<li>{escape(first['options'][right]['text'])}: <strong>1</strong> ✔ right</li>" in page
     second = classroom.round(url).state["questions"][1]
     ada_right = [option["id"] for option in second["options"]].index(second["answer"]) == 0
     # Ending the round judged the answer already given to the second question: it counts.

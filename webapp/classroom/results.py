@@ -207,15 +207,20 @@ def card_report(frame):
 
 
 def question_report(frame, asked):
-    """Return per question asked, in order: how many answered, how many were right, the most chosen wrong answer."""
+    """Return per question asked, in order: how many answered, how many were right, the most chosen wrong answer,
+    and how many chose each option (which is right, once revealed)."""
     report = []
     for question in asked:
         answers = frame[frame["question_id"] == question["id"]]
         judged = answers[answers["correct"].notna()]
         wrong_answer, wrong_count = most_common(judged[~judged["correct"].astype(bool)]["answer"])
+        chosen = Counter(answers["answer"])
+        choices = [{"text": option["text"], "count": chosen.get(option["text"], 0),
+                    "right": option["id"] == question["answer"] if "answer" in question else None}
+                   for option in question["options"]]
         report.append({"question": question["prompt"], "answers": len(answers),
                        "judged": len(judged), "right": int(judged["correct"].sum()) if not judged.empty else None,
-                       "common_wrong_answer": wrong_answer, "common_wrong_count": wrong_count})
+                       "common_wrong_answer": wrong_answer, "common_wrong_count": wrong_count, "choices": choices})
     return report
 
 

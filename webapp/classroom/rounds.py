@@ -77,9 +77,9 @@ QUIZ = "quiz"  # the format a lesson's quiz is run in
 REJOIN_CODE_LENGTH = 6
 
 
-def create_quiz_round(teacher, title, questions, turn_seconds=30):
+def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every"):
     """Create a live quiz round from drawn questions."""
-    settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": "every",
+    settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": leaderboard,
                 "seed": 0}
     try:
         state = FORMATS[QUIZ].new_state(questions, settings, seed=0)

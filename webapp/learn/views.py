@@ -8,6 +8,7 @@ from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.learn import bp
 from webapp.learn.content import all_lessons, load, render
+from webapp.learn.forms import LiveQuizForm
 from webapp.play import quizzes
 from webapp.play.adapters.practice import start_practice
 from webapp.play.adapters.quiz import start_quiz
@@ -55,6 +56,11 @@ def launch(slug, number):
     raise AppError(400, "This activity cannot be launched here.")
 
 
+def quiz_defaults(activity):
+    """Return a lesson quiz's own length and timer, the values its live-quiz form starts from."""
+    return {"count": activity.get("count", 8), "turn_seconds": activity.get("turn_seconds", 30), "leaderboard": "every"}
+
+
 def quiz_settings(lesson, activity):
     """Return the settings of a lesson's quiz activity."""
     return {"title": activity.get("label") or lesson["meta"]["title"], "kinds": activity.get("kinds", []),
@@ -74,8 +80,13 @@ def launch_round(slug, number):
                     "leaderboard": "every", "teams": 2, "team_mode": "captain"}
         rnd = rounds.create_round(g.teacher, title, "class_line", settings)
     elif activity["type"] == "quiz":
-        rnd = rounds.create_quiz_round(g.teacher, title, quizzes.draw(quiz_settings(lesson, activity)),
-                                           activity.get("turn_seconds", 30))
+        form = LiveQuizForm(data=quiz_defaults(activity))
+        if not form.validate_on_submit():
+            problems = [f"{form[name].label.text}: {' '.join(errors)}" for name, errors in form.errors.items()]
+            raise AppError(400, "The live quiz could not start. " + " ".join(problems))
+        chosen = {**quiz_settings(lesson, activity), "count": form.count.data}
+        rnd = rounds.create_quiz_round(g.teacher, title, quizzes.draw(chosen), form.turn_seconds.data,
+                                       form.leaderboard.data)
     else:
         raise AppError(400, "Only rounds and quizzes can be run for the class.")
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
