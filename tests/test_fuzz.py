@@ -218,7 +218,8 @@ LOGGED_IN_FIELDS = ["title", "format", "deck", "characteristic", "choice", "peri
                     "count", "hand_size", "turn_seconds", "leaderboard", "teams", "team_mode", "action", "value",
                     "name", "cards", "gap", "card", "mode", "end_trigger", "difficulty", "players",
                     "seats-0-name", "seats-0-kind", "seats-1-kind", "roster", "confirm", "for_class", "pupil",
-                    "personal_code", "one_time_code", "table", "team-0", "team-1", "opens_at", "closes_at", "timezone"]
+                    "personal_code", "one_time_code", "table", "team-0", "team-1", "opens_at", "closes_at", "timezone", "prompt",
+                    "option_1", "option_2", "right", "item_1", "item_2", "generated", "question", "explanation"]
 
 
 @FUZZ
@@ -240,6 +241,8 @@ def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form
     teacher_posts = ["/teach/rounds/new", "/teach/sets", "/timeline/sets", live["url"] + "/control", "/teach/classes/",
                      live["class_url"] + "/pupils", f"{live['class_url']}/pupils/{live['pupil_id']}", "/join",
                      live["url"] + "/reuse", live["url"] + "/edit", live["url"] + "/teams",
+                     "/teach/questions/new/choice", "/teach/questions/new/order", "/teach/questions/live",
+                     "/teach/questions/try",
                      f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new"]
     for url in teacher_posts:
         response = client.post(url, data=form)

@@ -277,6 +277,21 @@ class Teacher(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 
+class TeacherQuestion(db.Model):
+    """A question a teacher wrote: multiple choice (options, the right one) or put in order (items, in order)."""
+
+    __tablename__ = "teacher_questions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))  # "choice" or "order"
+    prompt: Mapped[str] = mapped_column(Text)
+    options: Mapped[list] = mapped_column(JSON)  # a choice's options, or the items in the right order
+    answer: Mapped[int | None] = mapped_column(Integer)  # the right option of a choice
+    explanation: Mapped[str] = mapped_column(Text, default="")
+    share_code: Mapped[str | None] = mapped_column(String(16), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
 class SchoolClass(db.Model):
     """A teacher's class: a roster of pupils who are the same students in every round for the class."""
 

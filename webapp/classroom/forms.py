@@ -42,7 +42,7 @@ class PupilJoinForm(FlaskForm):
 
     def __init__(self, *args, pupils=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.pupil.choices = [(str(p.id), p.display_name) for p in pupils]
+        self.pupil.choices = options((str(p.id), p.display_name) for p in pupils)
 
 
 class NewRoundForm(DeckForm):
@@ -81,8 +81,9 @@ class NewRoundForm(DeckForm):
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.timezone.choices = time_zones()
-        self.for_class.choices = [("", "Anyone with the code"), *((str(c.id), f"Class {c.name}") for c in teacher_classes)]
+        self.timezone.choices = options(time_zones())
+        self.for_class.choices = options([("", "Anyone with the code"), *((str(c.id), f"Class {c.name}")
+                                                                          for c in teacher_classes)])
         self.teacher_class_ids = {str(c.id) for c in teacher_classes}
         self.period.choices = period_options()
         self.group.choices = group_options()
@@ -107,7 +108,7 @@ class NewRoundForm(DeckForm):
             return
         if self.format.data != HOMEWORK:
             raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
-        if self.timezone.data not in dict(self.timezone.choices):
+        if self.timezone.data not in {choice.value for choice in self.timezone.choices}:
             return
         if self.moment(field.data) <= datetime.now(UTC).timestamp():
             raise ValidationError("Choose a closing time that is still to come.")
@@ -159,3 +160,82 @@ class TeacherCardSetForm(FlaskForm):
     cards = TextAreaField("Cards (names or slugs, one per line or separated by commas)",
                           validators=[InputRequired(message="List some cards."), Length(max=5000)])
     submit = SubmitField("Save the set")
+
+
+def option_field(label):
+    """Return an optional text field for one of a question's options or items."""
+    return StringField(label, validators=[Optional(), Length(max=120, message="Use at most 120 characters.")])
+
+
+class QuestionForm(FlaskForm):
+    """What every question a teacher writes has: its words and an explanation shown after the answer."""
+
+    prompt = TextAreaField("Question", validators=[InputRequired(message="Write the question."),
+                                                   Length(max=300, message="Use at most 300 characters.")])
+    explanation = TextAreaField("Explanation (shown after the answer)",
+                                validators=[Optional(), Length(max=500, message="Use at most 500 characters.")])
+    submit = SubmitField("Save the question")
+
+    def filled(self, prefix):
+        """Return the options or items typed, in order, blanks left out."""
+        return [self[name].data.strip() for name in self._fields if name.startswith(prefix + "_") and
+                (self[name].data or "").strip()]
+
+
+class ChoiceQuestionForm(QuestionForm):
+    """A multiple-choice question: two to four options, one of them right."""
+
+    kind = "choice"
+    option_1, option_2, option_3, option_4 = (option_field(f"Option {i}") for i in range(1, 5))
+    right = SelectField("The right option", choices=options((str(i), f"Option {i}") for i in range(1, 5)))
+
+    def validate_right(self, field):
+        options = self.filled("option")
+        if len(options) < 2:
+            raise ValidationError("Write at least two options.")
+        if len({o.casefold() for o in options}) < len(options):
+            raise ValidationError("Two options are the same: make each different.")
+        chosen = self[f"option_{field.data}"].data if field.data in {"1", "2", "3", "4"} else None
+        if not (chosen or "").strip():
+            raise ValidationError("The right option is empty: choose one you wrote.")
+
+    def answer(self):
+        """Return the right option's place among the options written."""
+        written = [name for name in ("option_1", "option_2", "option_3", "option_4") if (self[name].data or "").strip()]
+        return written.index(f"option_{self.right.data}")
+
+
+class OrderQuestionForm(QuestionForm):
+    """A put-in-order question: two to five items, written in the right order (students see them shuffled)."""
+
+    kind = "order"
+    item_1, item_2, item_3, item_4, item_5 = (option_field(f"Item {i}") for i in range(1, 6))
+
+    def validate(self, extra_validators=None):
+        """Check each field, then the items together (beside the first item): at least two, all different."""
+        valid = super().validate(extra_validators)
+        items = self.filled("item")
+        problem = "Write at least two items, in the right order." if len(items) < 2 else \
+            "Two items are the same: make each different." if len({i.casefold() for i in items}) < len(items) else None
+        if problem:
+            self.item_1.errors = [*self.item_1.errors, problem]
+        return valid and not problem
+
+    def answer(self):
+        return None
+
+
+QUESTION_FORMS = {"choice": ChoiceQuestionForm, "order": OrderQuestionForm}
+
+
+class QuestionQuizForm(FlaskForm):
+    """Run a live quiz of the teacher's multiple-choice questions, with generated ones mixed in if wanted."""
+
+    generated = IntegerField("Questions from the cards to mix in (0 to 15)", default=0, validators=[
+        Optional(), NumberRange(min=0, max=15, message="Mix in 0 to 15 questions.")])
+    turn_seconds = IntegerField("Seconds per question (0 = no timer)", default=30, validators=[
+        Optional(), NumberRange(min=0, max=600, message="Use 0 to 600 seconds.")])
+    leaderboard = SelectField("Leaderboard", choices=options([
+        ("every", "After every question"), ("end", "Only at the end"), ("never", "Never")]))
+    title = StringField("Title", default="My questions", validators=[InputRequired(message="Give the quiz a title."),
+                                                                     Length(max=120)])

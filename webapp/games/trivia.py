@@ -32,6 +32,7 @@ KINDS = {
     "not_dinosaur": "Which of these is not a dinosaur?",
     "order": "Put them in order",
 }
+ORDER_KIND = "order"  # the kind whose questions put cards in order (the others are multiple choice)
 # Kinds that need a card's dates or group: only prehistoric animals can be asked them.
 PREHISTORIC_KINDS = {"earlier", "period", "met", "not_dinosaur"}
 DIFFICULTY = {  # the ratio band (largest / smallest) that makes a comparison easy, medium or hard

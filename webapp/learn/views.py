@@ -1,9 +1,9 @@
 """Lessons for teachers: the lesson pages, and their activities launched in one click."""
 
-from flask import abort, g, redirect, render_template, url_for
+from flask import abort, g, redirect, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
-from webapp.classroom import rounds
+from webapp.classroom import questions, rounds
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.learn import bp
@@ -85,6 +85,9 @@ def launch_round(slug, number):
             problems = [f"{form[name].label.text}: {' '.join(errors)}" for name, errors in form.errors.items()]
             raise AppError(400, "The live quiz could not start. " + " ".join(problems))
         chosen = {**quiz_settings(lesson, activity), "count": form.count.data}
+        if request.form.get("mine") == "yes":  # the teacher's own multiple-choice questions join the draw
+            mine = [questions.as_quiz_question(q) for q in questions.teacher_questions(g.teacher, "choice")]
+            chosen["bank"] = [*chosen["bank"], *mine]
         rnd = rounds.create_quiz_round(g.teacher, title, quizzes.draw(chosen), form.turn_seconds.data,
                                        form.leaderboard.data)
     else:

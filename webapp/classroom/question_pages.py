@@ -1,0 +1,140 @@
+"""The teacher's own questions: write, change, delete and share them, and run them as a quiz."""
+
+import secrets
+
+from flask import flash, g, redirect, render_template, request, url_for
+
+from webapp.auth.access import teacher_required
+from webapp.classroom import bp, questions, rounds
+from webapp.classroom.forms import QUESTION_FORMS, QuestionQuizForm
+from webapp.common.seats import remember_seats
+from webapp.errors import AppError
+from webapp.games import trivia
+from webapp.play import quizzes
+from webapp.play.adapters.quiz import start_quiz
+
+
+def form_for(kind, **kwargs):
+    """Return the form that writes a question of `kind`, or a 404 for a kind that does not exist."""
+    if kind not in QUESTION_FORMS:
+        raise AppError(404, f"There is no kind of question called {kind!r}: choose {' or '.join(QUESTION_FORMS)}.")
+    return QUESTION_FORMS[kind](**kwargs)
+
+
+def questions_page(forms=None, quiz_form=None, status=200):
+    """Render the teacher's questions with the forms to write more and to run them."""
+    forms = forms or {kind: form_cls(formdata=None) for kind, form_cls in QUESTION_FORMS.items()}
+    return render_template("classroom/questions/index.html", questions=questions.teacher_questions(g.teacher),
+                           forms=forms, kinds=questions.KINDS, quiz_form=quiz_form or QuestionQuizForm(formdata=None)), status
+
+
+@bp.get("/teach/questions/")
+@teacher_required
+def question_list():
+    """List the teacher's questions."""
+    return questions_page()
+
+
+@bp.post("/teach/questions/new/<kind>")
+@teacher_required
+def new_question(kind):
+    """Write a new question (multiple choice or put in order)."""
+    form = form_for(kind)
+    if not form.validate_on_submit():
+        others = {k: cls(formdata=None) for k, cls in QUESTION_FORMS.items() if k != kind}
+        return questions_page({**others, kind: form}, status=400)
+    questions.save(None, g.teacher, kind, form.prompt.data, form.filled("option" if kind == "choice" else "item"),
+                   form.answer(), form.explanation.data)
+    flash("The question is saved.")
+    return redirect(url_for("classroom.question_list"))
+
+
+@bp.route("/teach/questions/<id:question_id>/edit", methods=["GET", "POST"])
+@teacher_required
+def edit_question(question_id):
+    """Change one of the teacher's questions (quizzes already made keep the old words)."""
+    question = questions.teacher_question(question_id, g.teacher)
+    prefix = "option" if question.kind == "choice" else "item"
+    data = {"prompt": question.prompt, "explanation": question.explanation,
+            **{f"{prefix}_{i + 1}": text for i, text in enumerate(question.options)},
+            "right": str((question.answer or 0) + 1)}
+    form = form_for(question.kind, data=data) if request.method == "GET" else form_for(question.kind)
+    if form.validate_on_submit():
+        questions.save(question, g.teacher, question.kind, form.prompt.data, form.filled(prefix), form.answer(),
+                       form.explanation.data)
+        flash("The question is changed.")
+        return redirect(url_for("classroom.question_list"))
+    return render_template("classroom/questions/edit.html", form=form, question=question,
+                           kinds=questions.KINDS), 400 if form.errors else 200
+
+
+@bp.post("/teach/questions/<id:question_id>")
+@teacher_required
+def question_action(question_id):
+    """Delete or share one of the teacher's questions."""
+    question = questions.teacher_question(question_id, g.teacher)
+    action = request.form.get("action", "")
+    if action == "delete":
+        questions.delete(question)
+        flash("The question is deleted.")
+    elif action == "share":
+        link = url_for("classroom.shared_question", code=questions.share_code(question), _external=True)
+        flash(f"Send this link to a colleague: {link} It copies the question into their questions.")
+    else:
+        raise AppError(400, "Choose delete or share.")
+    return redirect(url_for("classroom.question_list"))
+
+
+@bp.route("/teach/questions/shared/<code>", methods=["GET", "POST"])
+@teacher_required
+def shared_question(code):
+    """Show a question a colleague shared, and copy it into the teacher's own questions."""
+    question = questions.shared_question(code)
+    if request.method == "POST":
+        questions.copy_for(question, g.teacher)
+        flash("The question is in your questions now.")
+        return redirect(url_for("classroom.question_list"))
+    return render_template("classroom/questions/shared.html", question=question, kinds=questions.KINDS)
+
+
+def chosen_questions():
+    """Return the teacher's questions ticked on the page, in the quiz's format (404 for one not theirs)."""
+    ticked = [questions.teacher_question(int(value), g.teacher) for value in request.form.getlist("question")
+              if value.isdigit() and len(value) < 10]
+    if not ticked:
+        raise AppError(400, "Tick at least one of your questions.")
+    return [questions.as_quiz_question(question) for question in ticked]
+
+
+@bp.post("/teach/questions/live")
+@teacher_required
+def live_quiz_of_questions():
+    """Run the ticked multiple-choice questions, with questions from the cards mixed in, as a live quiz."""
+    form = QuestionQuizForm()
+    if not form.validate_on_submit():
+        return questions_page(quiz_form=form, status=400)
+    mine = [q for q in chosen_questions() if not q["order"]]
+    if not mine:
+        raise AppError(400, "A live quiz asks multiple-choice questions: tick at least one of those "
+                            "(put-in-order questions are played in a solo quiz).")
+    extra = form.generated.data or 0
+    # A live quiz asks only multiple-choice questions: none of the put-in-order kind is drawn for it.
+    kinds = [kind for kind in trivia.KINDS if kind != trivia.ORDER_KIND]
+    drawn = quizzes.draw({"kinds": kinds, "count": extra, "difficulty": "medium", "deck": "dinosaurs"}) if extra else []
+    mixed = [*mine, *drawn]
+    secrets.SystemRandom().shuffle(mixed)
+    quiz = [{**question, "id": f"q{number}"} for number, question in enumerate(mixed, start=1)]
+    seconds = 30 if form.turn_seconds.data is None else form.turn_seconds.data
+    rnd = rounds.create_quiz_round(g.teacher, form.title.data.strip(), quiz, seconds, form.leaderboard.data)
+    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+
+
+@bp.post("/teach/questions/try")
+@teacher_required
+def try_questions():
+    """Play the ticked questions (put-in-order ones too) as a solo quiz in this browser."""
+    bank = chosen_questions()
+    game, tokens = start_quiz({"title": "My questions", "kinds": [], "count": len(bank), "bank": bank,
+                               "deck": "dinosaurs"})
+    remember_seats(game.id, tokens)
+    return redirect(url_for("play.game", kind=game.kind, game_id=game.id))
