@@ -219,7 +219,8 @@ LOGGED_IN_FIELDS = ["title", "format", "deck", "characteristic", "choice", "peri
                     "name", "cards", "gap", "card", "mode", "end_trigger", "difficulty", "players",
                     "seats-0-name", "seats-0-kind", "seats-1-kind", "roster", "confirm", "for_class", "pupil",
                     "personal_code", "one_time_code", "table", "team-0", "team-1", "opens_at", "closes_at", "timezone", "prompt",
-                    "option_1", "option_2", "right", "item_1", "item_2", "generated", "question", "explanation"]
+                    "choice-prompt", "choice-option_1", "choice-option_2", "choice-right", "order-prompt", "order-item_1",
+                    "order-item_2", "generated", "question", "explanation"]
 
 
 @FUZZ

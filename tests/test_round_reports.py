@@ -136,7 +136,7 @@ def test_the_dashboard_counts_students_still_in_the_round_and_writes_plurals(cla
     teacher.post(f"{url}/students/{removed}", data={"action": "remove"})
     teacher.post("/teach/sets", data={"name": "Just one", "cards": slug})
     dashboard = teacher.get("/teach/").get_data(as_text=True)
-    assert f"<td>{code}</td><td>2</td>" in dashboard
+    assert f'<td data-label="Code">{code}</td><td data-label="Students">2</td>' in dashboard
     assert "(1 card)" in dashboard and "(1 cards)" not in dashboard
 
 

@@ -13,8 +13,13 @@ ORDER = {"prompt": "Put them in time order, oldest first.", "item_1": "Anomaloca
          "item_3": "Stegosaurus", "item_4": "Woolly mammoth", "explanation": "Cambrian, Permian, Jurassic, Quaternary."}
 
 
+def prefixed(kind, data):
+    """Return a question form's data as the page posts it (each field named with the kind)."""
+    return {f"{kind}-{key}": value for key, value in data.items()}
+
+
 def write(teacher, kind, data):
-    return teacher.post(f"/teach/questions/new/{kind}", data=data)
+    return teacher.post(f"/teach/questions/new/{kind}", data=prefixed(kind, data))
 
 
 def stored(app):
@@ -56,8 +61,9 @@ def test_a_question_is_changed_and_deleted_by_its_teacher_only(classroom, app, t
     with app.app_context():
         question_id = db.session.query(TeacherQuestion).one().id
     form = teacher.get(f"/teach/questions/{question_id}/edit").get_data(as_text=True)
-    assert 'value="Trilobites"' in form
-    assert teacher.post(f"/teach/questions/{question_id}/edit", data={**CHOICE, "right": "2"}).status_code == 302
+    assert 'value="Trilobites"' in form and 'id="choice-option_1"' in form
+    edited = teacher.post(f"/teach/questions/{question_id}/edit", data=prefixed("choice", {**CHOICE, "right": "2"}))
+    assert edited.status_code == 302
     assert stored(app)[0][3] == 1
     other = app.test_client()
     classroom.register(other, email="other@school.org")

@@ -178,8 +178,8 @@ class QuestionForm(FlaskForm):
 
     def filled(self, prefix):
         """Return the options or items typed, in order, blanks left out."""
-        return [self[name].data.strip() for name in self._fields if name.startswith(prefix + "_") and
-                (self[name].data or "").strip()]
+        return [field.data.strip() for name, field in self._fields.items() if name.startswith(prefix + "_") and
+                (field.data or "").strip()]
 
 
 class ChoiceQuestionForm(QuestionForm):

@@ -18,12 +18,13 @@ def form_for(kind, **kwargs):
     """Return the form that writes a question of `kind`, or a 404 for a kind that does not exist."""
     if kind not in QUESTION_FORMS:
         raise AppError(404, f"There is no kind of question called {kind!r}: choose {' or '.join(QUESTION_FORMS)}.")
-    return QUESTION_FORMS[kind](**kwargs)
+    # Both kinds' forms sit on one page: each field's name and id carry the kind ("choice-prompt").
+    return QUESTION_FORMS[kind](prefix=kind, **kwargs)
 
 
 def questions_page(forms=None, quiz_form=None, status=200):
     """Render the teacher's questions with the forms to write more and to run them."""
-    forms = forms or {kind: form_cls(formdata=None) for kind, form_cls in QUESTION_FORMS.items()}
+    forms = forms or {kind: form_for(kind, formdata=None) for kind in QUESTION_FORMS}
     return render_template("classroom/questions/index.html", questions=questions.teacher_questions(g.teacher),
                            forms=forms, kinds=questions.KINDS, quiz_form=quiz_form or QuestionQuizForm(formdata=None)), status
 
@@ -41,7 +42,7 @@ def new_question(kind):
     """Write a new question (multiple choice or put in order)."""
     form = form_for(kind)
     if not form.validate_on_submit():
-        others = {k: cls(formdata=None) for k, cls in QUESTION_FORMS.items() if k != kind}
+        others = {other: form_for(other, formdata=None) for other in QUESTION_FORMS if other != kind}
         return questions_page({**others, kind: form}, status=400)
     questions.save(None, g.teacher, kind, form.prompt.data, form.filled("option" if kind == "choice" else "item"),
                    form.answer(), form.explanation.data)
