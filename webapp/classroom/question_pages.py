@@ -7,6 +7,7 @@ from flask import flash, g, redirect, render_template, request, url_for
 from webapp.auth.access import teacher_required
 from webapp.classroom import bp, questions, rounds
 from webapp.classroom.forms import QUESTION_FORMS, QuestionQuizForm
+from webapp.common import codes
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.games import trivia
@@ -79,7 +80,7 @@ def question_action(question_id):
         questions.delete(question)
         flash("The question is deleted.")
     elif action == "share":
-        link = url_for("classroom.shared_question", code=questions.share_code(question), _external=True)
+        link = url_for("classroom.shared_question", code=codes.share_code(question), _external=True)
         flash(f"Send this link to a colleague: {link} It copies the question into their questions.")
     else:
         raise AppError(400, "Choose delete or share.")

@@ -5,7 +5,6 @@ it later never changes a quiz already played.
 """
 
 import random
-import secrets
 
 from sqlalchemy import select
 
@@ -14,7 +13,6 @@ from webapp.extensions import db
 from webapp.models import TeacherQuestion
 
 KINDS = {"choice": "Multiple choice", "order": "Put in order"}
-SHARE_CODE_LENGTH = 10
 
 
 def teacher_questions(teacher, kind=None):
@@ -50,14 +48,6 @@ def delete(question):
     """Delete a question (quizzes already made keep their copy of it)."""
     db.session.delete(question)
     db.session.commit()
-
-
-def share_code(question):
-    """Return the question's share code, making one the first time."""
-    if question.share_code is None:
-        question.share_code = secrets.token_urlsafe(SHARE_CODE_LENGTH)[:SHARE_CODE_LENGTH]
-        db.session.commit()
-    return question.share_code
 
 
 def shared_question(code):

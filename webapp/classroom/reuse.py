@@ -4,7 +4,6 @@ A copy takes the round's set-up (title, format, settings, the same cards or ques
 their answers; it gets a new join code and its own lobby.
 """
 
-import secrets
 
 from sqlalchemy import delete, func, select
 
@@ -12,7 +11,6 @@ from webapp.classroom import rounds
 from webapp.classroom.classes import erase_games
 from webapp.classroom.clock import now
 from webapp.classroom.formats import FORMATS, format_of
-from webapp.common import codes
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, CardSet, Round, Student
@@ -21,7 +19,6 @@ from webapp.models import Answer, CardSet, Round, Student
 # without them.
 LIFE_SETTINGS = ("locked", "timer_on", "elapsed_when_off", "closed_on_time", "rejoin", "opens_at", "closes_at",
                  "seed")
-SHARE_CODE_LENGTH = 10
 
 
 def set_up_of(rnd):
@@ -35,12 +32,9 @@ def copy_round(rnd, teacher, title=None, class_id=None):
     settings = set_up_of(rnd)
     if settings.get("set_id") and rnd.teacher_id != teacher.id:
         settings["set_id"] = own_copy_of_set(settings["set_id"], teacher).id
-    copy = Round(code=codes.new_code(), teacher_id=teacher.id, title=title or rnd.title, class_id=class_id)
     values = fmt.copy_values(rnd, lambda: rounds.chosen_values(teacher, settings))
-    rounds.set_up(copy, teacher, rnd.format, settings, seed=rnd.settings.get("seed"), values=values)
-    db.session.add(copy)
-    db.session.commit()
-    return copy
+    return rounds.create_round(teacher, title or rnd.title, rnd.format, settings, class_id,
+                               seed=rnd.settings.get("seed"), values=values)
 
 
 def own_copy_of_set(set_id, teacher):
@@ -102,14 +96,6 @@ def delete_round(rnd):
     erase_games(games)
     db.session.execute(delete(Round).where(Round.id == rnd.id))
     db.session.commit()
-
-
-def share_code(rnd):
-    """Return the round's share code, making one the first time."""
-    if rnd.share_code is None:
-        rnd.share_code = secrets.token_urlsafe(SHARE_CODE_LENGTH)[:SHARE_CODE_LENGTH]
-        db.session.commit()
-    return rnd.share_code
 
 
 def shared_round(code):

@@ -50,11 +50,11 @@ def chosen_values(teacher, settings):
     return values
 
 
-def create_round(teacher, title, round_format, settings, class_id=None, seed=None):
+def create_round(teacher, title, round_format, settings, class_id=None, seed=None, values=None):
     """Create a round in its lobby, open to anyone with its code or for one of the teacher's classes; the engine
-    state is made now so the cards are fixed."""
+    state is made now so the cards (or `values` given) are fixed."""
     rnd = Round(code=codes.new_code(), teacher_id=teacher.id, title=title, class_id=class_id)
-    set_up(rnd, teacher, round_format, settings, seed)
+    set_up(rnd, teacher, round_format, settings, seed, values)
     db.session.add(rnd)
     db.session.commit()
     return rnd

@@ -12,6 +12,7 @@ from webapp.classroom.classes import teacher_classes
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.classroom.roster import active_students
+from webapp.common import codes
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
@@ -124,7 +125,7 @@ def reuse_round(round_id):
         reuse.archive(rnd, action == "archive")
         flash(f"{rnd.title} is {'archived' if action == 'archive' else 'back in your rounds'}.")
     elif action == "share":
-        link = url_for("classroom.shared", code=reuse.share_code(rnd), _external=True)
+        link = url_for("classroom.shared", code=codes.share_code(rnd), _external=True)
         flash(f"Send this link to a colleague: {link} It copies the set-up of {rnd.title} into their rounds "
               "(never your students or their answers).")
     elif action == "delete":
@@ -204,6 +205,11 @@ def student_control(round_id, student_id):
     if given:
         flash(f"One-time code: {given}. On the new device: the round's code, the same nickname and this code. "
               "It works once.")
+    return back_to_students(rnd)
+
+
+def back_to_students(rnd):
+    """Go back to where the teacher manages the students: the lobby before the start, the students' page after."""
     target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
     return redirect(url_for(target, round_id=rnd.id))
 
@@ -221,8 +227,7 @@ def teams_control(round_id):
         flash("The teams have their names.")
     else:
         raise AppError(400, "Choose balance or name.")
-    target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
-    return redirect(url_for(target, round_id=rnd.id))
+    return back_to_students(rnd)
 
 
 @bp.get("/teach/rounds/<id:round_id>/students")

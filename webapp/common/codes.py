@@ -27,6 +27,18 @@ def new_code():
             return code
 
 
+SHARE_CODE_LENGTH = 10
+
+
+def share_code(row):
+    """Return a row's share code (a round's or a question's set-up shared with a colleague), making one the first
+    time; it is random and long, so nobody finds another teacher's by guessing."""
+    if row.share_code is None:
+        row.share_code = secrets.token_urlsafe(SHARE_CODE_LENGTH)[:SHARE_CODE_LENGTH]
+        db.session.commit()
+    return row.share_code
+
+
 def find_round(code):
     """Return the round with this code, or None."""
     code = normalise(code)
