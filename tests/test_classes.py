@@ -3,7 +3,9 @@ erasure and export."""
 
 import codecs
 import io
+import json
 import re
+import time
 import zipfile
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from playwright.sync_api import expect
-from sqlalchemy import inspect, select, text
+from sqlalchemy import create_engine, inspect, select, text
 
 from webapp.classroom.classes import display_name
 from webapp.extensions import db
@@ -417,3 +419,67 @@ def test_a_class_plays_a_round_and_a_pupil_changes_phone_mid_round(browser, live
     expect(zoe.locator(".big-status")).to_contain_text("on another device now", timeout=5000)
     expect(new_phone.locator(".my-standing")).to_have_text(points)
     expect(teacher.locator(".waiting-for").first).to_contain_text("Still to answer (2): Zoë S., Dev P.")
+
+
+def move_timetable(database_url, title, **moments):
+    """Move a homework's opening or closing time in the live server's database, as if the clock had moved on."""
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        round_id, settings = connection.execute(text("SELECT id, settings FROM rounds WHERE title = :title"),
+                                                {"title": title}).one()
+        settings = {**(json.loads(settings) if isinstance(settings, str) else settings), **moments}
+        connection.execute(text("UPDATE rounds SET settings = :settings, version = version + 1 WHERE id = :id"),
+                           {"settings": json.dumps(settings), "id": round_id})
+    engine.dispose()
+
+
+@pytest.mark.browser
+def test_a_classs_homework_opens_and_closes_on_time_and_the_teacher_reads_the_progress(
+        browser, live_server, teacher_page, loaded_database_url):
+    teacher = teacher_page
+    teacher.goto(f"{live_server}/teach/classes/")
+    teacher.get_by_label("Name of the class").fill("Year 5 Oak")
+    teacher.get_by_label("Pupils").fill("Zoë Smith\nDev Patel")
+    teacher.get_by_role("button", name="Create the class").click()
+    codes = {row.locator("th").inner_text(): row.locator("td.pupil-code").inner_text()
+             for row in teacher.locator("table.roster tbody tr").all()}
+    teacher.get_by_role("link", name="New round for Year 5 Oak").click()
+    teacher.get_by_label("Title").fill("Weights homework")
+    teacher.get_by_label("Format").select_option("self_paced")
+    teacher.get_by_label("Cards to place (class line, self-paced)").fill("3")
+    teacher.get_by_label("Homework opens (optional)").fill("2099-01-15T08:00")
+    teacher.get_by_label("Homework closes (optional)").fill("2099-01-22T17:30")
+    teacher.get_by_label("Time zone of these times").select_option("Europe/London")
+    teacher.get_by_role("button", name="Create the round").click()
+    expect(teacher.locator(".timetable")).to_contain_text("opens Thursday 15 January at 08:00 (Europe/London)")
+    join_code = teacher.locator(".join-code").first.inner_text().strip()
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+    phone.goto(f"{live_server}/join?code={join_code}")
+    phone.get_by_label("Zoë S.").check()
+    phone.get_by_label("Your personal code (on your slip)").fill(codes["Zoë S."])
+    phone.get_by_role("button", name="Join").click()
+    expect(phone.locator(".big-status")).to_contain_text("This homework opens on Thursday 15 January at 08:00")
+    expect(phone.locator("form.place-form")).to_have_count(0)  # nothing to press
+
+    move_timetable(loaded_database_url, "Weights homework", opens_at=time.time() - 60)
+    phone.reload()
+    for move in range(2):  # two of the three cards before the homework closes
+        phone.locator("form.place-form label.gap").first.tap()
+        with phone.expect_navigation():
+            phone.get_by_role("button", name="Place card").tap()
+        expect(phone.locator(".score-bar")).to_contain_text(f" of {move + 1}")
+    move_timetable(loaded_database_url, "Weights homework", closes_at=time.time() - 1)
+    phone.reload()
+    expect(phone.locator(".big-status")).to_contain_text("This homework closed on ")  # the moment we moved it to
+    expect(phone.locator("form.place-form")).to_have_count(0)
+
+    teacher.goto(f"{live_server}/teach/classes/")
+    teacher.get_by_role("link", name="Year 5 Oak").click()
+    teacher.get_by_role("link", name="Progress over the term").click()
+    teacher.locator("[data-figure] .main-svg").first.wait_for(timeout=10_000)  # the chart is drawn
+    expect(teacher.locator("table.review").first).to_contain_text("Weights homework")
+    with teacher.expect_download() as download:
+        teacher.get_by_role("link", name="Download the progress (CSV)").click()
+    lines = download.value.path().read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0] == "pupil,date,round,sorted_by,right,answered,percent_right" and lines[1].startswith("Zoë S.,")
