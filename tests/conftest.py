@@ -303,6 +303,22 @@ class ClassroomActions:
         code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
         return url, code
 
+    def quiz_homework(self, teacher, **form):
+        """Write two questions (one put in order) and set them as quiz homework; return its URL and join code."""
+        teacher.post("/teach/questions/new/choice", data={
+            "choice-prompt": "Which came first?", "choice-option_1": "Trilobites", "choice-option_2": "Dinosaurs",
+            "choice-right": "1", "choice-explanation": "Trilobites lived long before the first dinosaurs."})
+        teacher.post("/teach/questions/new/order", data={
+            "order-prompt": "Oldest first", "order-item_1": "Anomalocaris", "order-item_2": "Stegosaurus",
+            "order-item_3": "Woolly mammoth"})
+        with self.app.app_context():
+            from webapp.models import TeacherQuestion
+
+            ids = [str(q.id) for q in db.session.query(TeacherQuestion)]
+        url = posted(teacher, "/teach/questions/homework", {"question": ids, "title": "Quiz homework", **form})
+        code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+        return url, code
+
     def round(self, url):
         """Return the stored round whose teacher page is at `url` (detached)."""
         with self.app.app_context():

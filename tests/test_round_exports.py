@@ -128,8 +128,8 @@ def test_homework_has_each_students_progress_and_every_card(classroom, app, teac
 @pytest.mark.parametrize("name", sorted(FORMATS))
 def test_each_format_offers_the_tables_it_exports(classroom, app, teacher, name):
     fmt = FORMATS[name]
-    if name == "quiz":
-        url, code = classroom.live_quiz(teacher)
+    if name in ("quiz", "quiz_homework"):
+        url, code = classroom.live_quiz(teacher) if name == "quiz" else classroom.quiz_homework(teacher)
         classroom.join(code, "Ada")
         teacher.post(url + "/control", data={"action": "start"})
     else:

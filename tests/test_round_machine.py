@@ -25,7 +25,7 @@ QUESTIONS = [{"id": f"q{i}", "prompt": f"Question {i}?", "answer": "o1", "explan
 
 
 SETTINGS = {"count": 3, "characteristic": "mass", "teams": 2, "hand_size": 2}
-VALUES = {"class_diet": DIETS, "quiz": QUESTIONS}
+VALUES = {"class_diet": DIETS, "quiz": QUESTIONS, "quiz_homework": QUESTIONS}
 
 
 def new_state(fmt, seed):

@@ -1,5 +1,7 @@
 """Questions a teacher writes: checked forms, kept with the teacher, run live with generated ones, tried solo, shared."""
 
+import csv
+import io
 import re
 
 import pytest
@@ -138,3 +140,58 @@ def test_a_lessons_live_quiz_can_mix_in_the_teachers_questions(classroom, app, t
                         if a["type"] == "quiz")
     response = teacher.post(f"/lessons/{slug}/activities/{number}/round", data={"count": "20", "mine": "yes"})
     assert CHOICE["prompt"] in [q["prompt"] for q in classroom.round(response.headers["Location"]).state["questions"]]
+
+
+def answer_quiz(student, game_url, right):
+    """Answer the current question of a student's quiz: rightly or wrongly (a put-in-order one by its positions)."""
+    page = student.get(game_url).get_data(as_text=True)
+    question = re.search(r'name="question" value="(\w+)"', page).group(1)
+    if "position-" in page:
+        positions = re.findall(r'id="position-(\w+)"', page)
+        wanted = ["Anomalocaris", "Stegosaurus", "Woolly mammoth"]
+        text = dict(re.findall(r'for="position-(\w+)">Position of ([^<]+)<', page))
+        order = sorted(positions, key=lambda o: wanted.index(text[o]))
+        if not right:
+            order = order[::-1]
+        data = {"question": question, **{f"position-{o}": str(order.index(o) + 1) for o in positions}}
+    else:
+        options = dict(re.findall(r'name="choice" value="(\w+)" required> ([^<\n]+)', page))
+        pick = next(o for o, t in options.items() if (t.strip() == "Trilobites") == right)
+        data = {"question": question, "choice": pick}
+    return student.post(game_url + "/answer", data=data)
+
+
+def test_quiz_homework_asks_put_in_order_questions_and_reports_each_student(classroom, app, teacher):
+    url, code = classroom.quiz_homework(teacher)
+    eve, fin = classroom.join(code, "Eve"), classroom.join(code, "Fin")
+    classroom.join(code, "Gus")
+    eve_game = eve.get(f"/r/{code}").headers["Location"]
+    assert eve_game.startswith("/quiz/")
+    waiting = eve.get(eve_game).get_data(as_text=True)
+    assert "not open yet" in waiting and 'name="question"' not in waiting  # nothing to answer before it opens
+    teacher.post(url + "/control", data={"action": "start"})
+    for _ in range(2):
+        assert answer_quiz(eve, eve_game, right=True).status_code == 302
+    fin_game = fin.get(f"/r/{code}").headers["Location"]
+    assert answer_quiz(fin, fin_game, right=False).status_code == 302
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert re.search(r"<td>Eve</td><td>finished</td><td>2 of 2</td>", panel)
+    assert re.search(r"<td>Fin</td><td>part way \(1 of 2\)</td>", panel)
+    assert re.search(r"<td>Gus</td><td>not started</td>", panel)
+    assert "Questions, hardest first" in panel
+    rows = list(csv.DictReader(io.StringIO(teacher.get(url + "/results.csv?table=answers").get_data().decode("utf-8-sig"))))
+    eve_rows = [row for row in rows if row["student"] == "Eve"]
+    assert {row["result"] for row in eve_rows} == {"right"}
+    assert any(row["answer"] == "Anomalocaris → Stegosaurus → Woolly mammoth" for row in eve_rows)
+    teacher.post(url + "/control", data={"action": "end"})
+    closed = fin.get(fin_game).get_data(as_text=True)
+    assert "closed" in closed and 'name="question"' not in closed  # nothing to answer once it closed
+    late = fin.post(fin_game + "/answer", data={"question": "q2", "choice": "t1o0"})
+    assert late.status_code == 409 and "closed" in late.get_data(as_text=True)
+
+
+def test_a_duplicated_quiz_homework_asks_the_same_questions(classroom, app, teacher):
+    url, _code = classroom.quiz_homework(teacher)
+    copy_url = teacher.post(url + "/reuse", data={"action": "duplicate"}).headers["Location"]
+    original, copy = classroom.round(url), classroom.round(copy_url)
+    assert copy.format == "quiz_homework" and copy.state == original.state

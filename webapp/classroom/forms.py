@@ -235,7 +235,22 @@ class QuestionQuizForm(FlaskForm):
         Optional(), NumberRange(min=0, max=15, message="Mix in 0 to 15 questions.")])
     turn_seconds = IntegerField("Seconds per question (0 = no timer)", default=30, validators=[
         Optional(), NumberRange(min=0, max=600, message="Use 0 to 600 seconds.")])
-    leaderboard = SelectField("Leaderboard", choices=options([
+    leaderboard = SelectField("Leaderboard", default="every", choices=options([
         ("every", "After every question"), ("end", "Only at the end"), ("never", "Never")]))
     title = StringField("Title", default="My questions", validators=[InputRequired(message="Give the quiz a title."),
                                                                      Length(max=120)])
+    for_class = SelectField("Who plays", validate_choice=False)
+
+    def __init__(self, *args, teacher_classes=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.for_class.choices = options([("", "Anyone with the code"), *((str(c.id), f"Class {c.name}")
+                                                                          for c in teacher_classes)])
+        self.teacher_class_ids = {str(c.id) for c in teacher_classes}
+
+    def validate_for_class(self, field):
+        if field.data and field.data not in self.teacher_class_ids:
+            raise ValidationError("Choose one of your classes, or anyone with the code.")
+
+    def class_id(self):
+        """Return the id of the class the quiz is for, or None (open to anyone with the code)."""
+        return int(self.for_class.data) if self.for_class.data else None

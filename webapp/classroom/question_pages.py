@@ -6,6 +6,7 @@ from flask import flash, g, redirect, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
 from webapp.classroom import bp, questions, rounds
+from webapp.classroom.classes import teacher_classes
 from webapp.classroom.forms import QUESTION_FORMS, QuestionQuizForm
 from webapp.common import codes
 from webapp.common.seats import remember_seats
@@ -13,6 +14,8 @@ from webapp.errors import AppError
 from webapp.games import trivia
 from webapp.play import quizzes
 from webapp.play.adapters.quiz import start_quiz
+
+QUIZ_HOMEWORK = "quiz_homework"  # the format a teacher's questions are set as homework in
 
 
 def form_for(kind, **kwargs):
@@ -27,7 +30,12 @@ def questions_page(forms=None, quiz_form=None, status=200):
     """Render the teacher's questions with the forms to write more and to run them."""
     forms = forms or {kind: form_for(kind, formdata=None) for kind in QUESTION_FORMS}
     return render_template("classroom/questions/index.html", questions=questions.teacher_questions(g.teacher),
-                           forms=forms, kinds=questions.KINDS, quiz_form=quiz_form or QuestionQuizForm(formdata=None)), status
+                           forms=forms, kinds=questions.KINDS, quiz_form=quiz_form or quiz_form_for(formdata=None)), status
+
+
+def quiz_form_for(**kwargs):
+    """Return the form that runs the teacher's questions, with their classes to choose from."""
+    return QuestionQuizForm(teacher_classes=[c for c, _ in teacher_classes(g.teacher)], **kwargs)
 
 
 @bp.get("/teach/questions/")
@@ -112,7 +120,7 @@ def chosen_questions():
 @teacher_required
 def live_quiz_of_questions():
     """Run the ticked multiple-choice questions, with questions from the cards mixed in, as a live quiz."""
-    form = QuestionQuizForm()
+    form = quiz_form_for()
     if not form.validate_on_submit():
         return questions_page(quiz_form=form, status=400)
     mine = [q for q in chosen_questions() if not q["order"]]
@@ -121,13 +129,33 @@ def live_quiz_of_questions():
                             "(put-in-order questions are played in a solo quiz).")
     extra = form.generated.data or 0
     # A live quiz asks only multiple-choice questions: none of the put-in-order kind is drawn for it.
-    kinds = [kind for kind in trivia.KINDS if kind != trivia.ORDER_KIND]
+    quiz = mixed_in(mine, extra, [kind for kind in trivia.KINDS if kind != trivia.ORDER_KIND])
+    seconds = 30 if form.turn_seconds.data is None else form.turn_seconds.data
+    rnd = rounds.create_quiz_round(g.teacher, form.title.data.strip(), quiz, seconds, form.leaderboard.data,
+                                   form.class_id())
+    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+
+
+def mixed_in(mine, extra, kinds):
+    """Return the teacher's questions with `extra` questions of `kinds` from the cards, shuffled and numbered."""
     drawn = quizzes.draw({"kinds": kinds, "count": extra, "difficulty": "medium", "deck": "dinosaurs"}) if extra else []
     mixed = [*mine, *drawn]
     secrets.SystemRandom().shuffle(mixed)
-    quiz = [{**question, "id": f"q{number}"} for number, question in enumerate(mixed, start=1)]
-    seconds = 30 if form.turn_seconds.data is None else form.turn_seconds.data
-    rnd = rounds.create_quiz_round(g.teacher, form.title.data.strip(), quiz, seconds, form.leaderboard.data)
+    return [{**question, "id": f"q{number}"} for number, question in enumerate(mixed, start=1)]
+
+
+@bp.post("/teach/questions/homework")
+@teacher_required
+def homework_of_questions():
+    """Set the ticked questions (put-in-order ones too), with questions from the cards mixed in, as quiz homework:
+    each student answers them alone until the teacher closes it."""
+    form = quiz_form_for()
+    if not form.validate_on_submit():
+        return questions_page(quiz_form=form, status=400)
+    quiz = mixed_in(chosen_questions(), form.generated.data or 0, list(trivia.KINDS))
+    settings = {"deck": "dinosaurs", "characteristic": "quiz", "count": len(quiz), "leaderboard": "never",
+                "stage_names": "scores"}
+    rnd = rounds.create_round(g.teacher, form.title.data.strip(), QUIZ_HOMEWORK, settings, form.class_id(), values=quiz)
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
 

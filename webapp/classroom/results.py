@@ -126,6 +126,49 @@ def self_paced_card_report(frame):
     return sorted(report, key=lambda row: (row["right"] / row["answers"], row["animal"]))
 
 
+def quiz_homework_frame(rnd):
+    """Return each student's quiz homework: how far they are, score, out of (pandas, as self_paced_frame)."""
+    rows = []
+    for student, obs in self_paced_games(rnd):
+        answered = len(obs["answered"]) if obs else 0
+        total = rnd.settings["count"]
+        result = obs["result"] if obs else None
+        status = "finished" if result else f"part way ({answered} of {total})" if answered else "not started"
+        rows.append({"nickname": student.nickname, "answered": answered, "score": result["score"] if result else None,
+                     "out_of": result["out_of"] if result else None, "best_streak": None, "finished": bool(result),
+                     "status": status})
+    frame = pd.DataFrame(rows, columns=["nickname", "answered", "score", "out_of", "best_streak", "finished", "status"])
+    return frame.astype({"score": "Int64", "out_of": "Int64", "best_streak": "Int64"})
+
+
+def quiz_homework_answers(rnd):
+    """Return a row per student and question, numbered as on screen: the question, the answer given in words, the
+    result and the right answer; a question not answered yet says so (pandas)."""
+    rows = []
+    for student, obs in self_paced_games(rnd):
+        answered = obs["answered"] if obs else []
+        for number in range(1, rnd.settings["count"] + 1):
+            row = {"question_number": number, "student": student.nickname, "question": None,
+                   "answer": "not answered yet", "result": "", "right_answer": None}
+            if number <= len(answered):
+                done = answered[number - 1]
+                row.update(question=done["prompt"], answer=option_words(done, done["given"]),
+                           result="right" if done["right"] else "wrong", right_answer=option_words(done, done["answer"]))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["question_number", "student", "question", "answer", "result", "right_answer"])
+
+
+def option_words(question, chosen):
+    """Say a quiz answer in words: an option's text, or a put-in-order answer's items with arrows."""
+    names = {option["id"]: option["text"] for option in question["options"]}
+    return " → ".join(names[i] for i in chosen) if question["order"] else names.get(chosen)
+
+
+def quiz_homework_report(frame):
+    """Return per question of a quiz homework: how many answered it and got it right, hardest first."""
+    return self_paced_card_report(frame.rename(columns={"question": "animal", "right_answer": "true_value"}))
+
+
 def self_paced_words(obs, answers, index, names):
     """Say a self-paced answer as the pages do: a place in the line as it stood then, a bin, or a position."""
     answer = answers[index]

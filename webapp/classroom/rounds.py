@@ -77,15 +77,16 @@ QUIZ = "quiz"  # the format a lesson's quiz is run in
 REJOIN_CODE_LENGTH = 6
 
 
-def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every"):
-    """Create a live quiz round from drawn questions."""
+def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every", class_id=None):
+    """Create a live quiz round from drawn questions (for a class, or anyone with the code)."""
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": leaderboard,
                 "seed": 0}
     try:
         state = FORMATS[QUIZ].new_state(questions, settings, seed=0)
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
-    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=QUIZ, title=title, settings=settings, state=state)
+    rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=QUIZ, title=title, settings=settings, state=state,
+                class_id=class_id)
     db.session.add(rnd)
     db.session.commit()
     return rnd

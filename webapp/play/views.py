@@ -54,6 +54,9 @@ def move(kind, game_id):
         seen = request.form.get("seen")
         if seen is not None and seen != store.board_key(found, seat):
             raise AppError(409, STALE_BOARD)
+        closed = store.closed(found)  # a homework not open, or closed: said before anything of the move is read
+        if closed:
+            raise AppError(409, closed)
         store.act(found, seat, adapter.action(found, seat, form))
     except AppError as error:
         page = render_template(adapter.board_template, **adapter.context(found, seat, form, error.message))

@@ -9,9 +9,10 @@ from webapp.classroom.formats.class_diet import DietSort
 from webapp.classroom.formats.class_line import ClassLine
 from webapp.classroom.formats.homework import Homework
 from webapp.classroom.formats.quiz import LiveQuiz
+from webapp.classroom.formats.quiz_homework import QuizHomework
 from webapp.classroom.formats.team import TeamRound
 
-FORMATS = {each.name: each for each in (ClassLine(), DietSort(), LiveQuiz(), TeamRound(), Homework())}
+FORMATS = {each.name: each for each in (ClassLine(), DietSort(), LiveQuiz(), TeamRound(), Homework(), QuizHomework())}
 
 
 def format_of(rnd):

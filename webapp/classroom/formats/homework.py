@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from webapp.classroom import exports, results
 from webapp.classroom.clock import now
-from webapp.classroom.formats.base import RoundFormat
+from webapp.classroom.formats.base import PARTIALS, RoundFormat
 from webapp.classroom.roster import as_student
 from webapp.extensions import db
 from webapp.games import practice
@@ -37,6 +37,11 @@ class Homework(RoundFormat):
     ranks_students = False
     control_words: ClassVar[dict] = {"start": "Open the homework", "end": "Close the homework"}
     result_tables: ClassVar[dict] = {"students": "each student's score", "answers": "every card of every student"}
+    truth = "True value"  # what the results call the right answer to an item
+
+    def partial(self, viewer):
+        """Every homework shares the self-paced partials (each student's progress, the items hardest first)."""
+        return f"{PARTIALS[viewer]}/self_paced.html"
 
     def init_app(self, app):
         store.register_gate(app, GATE, self.closed_for)

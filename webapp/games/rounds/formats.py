@@ -277,3 +277,16 @@ class HomeworkRules(Rules):
 
     def why_not(self, rnd, action, students, votes):
         return "That control does not apply to homework."
+
+
+class QuizHomeworkRules(HomeworkRules):
+    """Quiz homework: each student answers the same questions alone, in a quiz of their own, while it is open."""
+
+    def new_state(self, config, seed):
+        if not config["questions"]:
+            raise InvalidConfig("Choose at least one question.")
+        return {"questions": config["questions"]}
+
+    def questions(self, state):
+        """Return the homework's questions (each student's quiz asks them)."""
+        return [dict(question) for question in state["questions"]]

@@ -66,8 +66,9 @@ class QuizAdapter(SoloAdapter):
 
     def context(self, game, viewer, form=None, error=None):
         observation = store.observe(game, 0)
+        closed = store.closed(game)  # a quiz set as homework waits for it to open, and stops when it closes
         return {"game": game, "obs": observation, "form": form or answer_form(observation), "error": error,
-                "owner": 0 in held_seats(game)}
+                "owner": 0 in held_seats(game), "closed": closed, "view_version": store.view_version(game, closed)}
 
 
 ADAPTER = QuizAdapter()
