@@ -195,3 +195,20 @@ def test_a_duplicated_quiz_homework_asks_the_same_questions(classroom, app, teac
     copy_url = teacher.post(url + "/reuse", data={"action": "duplicate"}).headers["Location"]
     original, copy = classroom.round(url), classroom.round(copy_url)
     assert copy.format == "quiz_homework" and copy.state == original.state
+
+
+def test_quiz_homework_keeps_its_opening_and_closing_times(classroom, app, teacher):
+    url, code = classroom.quiz_homework(teacher, opens_at="2099-03-02T09:00", timezone="Europe/Paris")
+    assert "opens Monday 2 March at 09:00 (Europe/Paris)" in teacher.get(url).get_data(as_text=True)
+    eve = classroom.join(code, "Eve")
+    page = eve.get(eve.get(f"/r/{code}").headers["Location"]).get_data(as_text=True)
+    assert "This homework opens on Monday 2 March at 09:00 (Europe/Paris)." in page
+
+
+def test_a_live_quiz_refuses_homework_times(app, teacher):
+    write(teacher, "choice", CHOICE)
+    with app.app_context():
+        question_id = str(db.session.query(TeacherQuestion).one().id)
+    response = teacher.post("/teach/questions/live", data={"question": [question_id], "title": "Now",
+                                                           "opens_at": "2099-03-02T09:00"})
+    assert response.status_code == 400 and "for quiz homework" in response.get_data(as_text=True)

@@ -45,7 +45,45 @@ class PupilJoinForm(FlaskForm):
         self.pupil.choices = options((str(p.id), p.display_name) for p in pupils)
 
 
-class NewRoundForm(DeckForm):
+class Timetable:
+    """A homework's opening and closing times, typed in the teacher's time zone (a mixin for set-up forms)."""
+
+    opens_at = DateTimeLocalField("Homework opens (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    closes_at = DateTimeLocalField("Homework closes (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
+    timezone = SelectField("Time zone of these times", default="UTC", choices=options(time_zones()))
+
+    def takes_times(self):
+        """Say whether the round set up takes opening and closing times (homework does)."""
+        return True
+
+    def validate_opens_at(self, field):
+        if field.data and not self.takes_times():
+            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
+
+    def validate_closes_at(self, field):
+        if not field.data:
+            return
+        if not self.takes_times():
+            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
+        if self.timezone.data not in {choice.value for choice in self.timezone.choices}:
+            return
+        if self.moment(field.data) <= datetime.now(UTC).timestamp():
+            raise ValidationError("Choose a closing time that is still to come.")
+        if self.opens_at.data and field.data <= self.opens_at.data:
+            raise ValidationError("The homework must close after it opens.")
+
+    def moment(self, local):
+        """Return a time typed in the form's time zone as seconds since the epoch."""
+        return local.replace(tzinfo=ZoneInfo(self.timezone.data)).timestamp()
+
+    def timetable(self):
+        """Return the round's settings for its times: the zone, the opening and the closing (None when not set)."""
+        return {"timezone": self.timezone.data,
+                "opens_at": self.moment(self.opens_at.data) if self.opens_at.data else None,
+                "closes_at": self.moment(self.closes_at.data) if self.closes_at.data else None}
+
+
+class NewRoundForm(Timetable, DeckForm):
     """Set up a classroom round."""
 
     title = StringField("Title", default="Cardline round",
@@ -70,9 +108,6 @@ class NewRoundForm(DeckForm):
     stage_names = SelectField("On the stage during homework", default="scores", choices=options([
         ("scores", "Each student's name and score"), ("names", "Names only: who has finished"),
         ("count", "Only how many have finished (no names)")]))
-    opens_at = DateTimeLocalField("Homework opens (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
-    closes_at = DateTimeLocalField("Homework closes (optional)", format="%Y-%m-%dT%H:%M", validators=[Optional()])
-    timezone = SelectField("Time zone of these times", default="UTC")
     teams = IntegerField("Teams (team Cardline)", default=4, validators=[
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
@@ -81,7 +116,6 @@ class NewRoundForm(DeckForm):
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.timezone.choices = options(time_zones())
         self.for_class.choices = options([("", "Anyone with the code"), *((str(c.id), f"Class {c.name}")
                                                                           for c in teacher_classes)])
         self.teacher_class_ids = {str(c.id) for c in teacher_classes}
@@ -99,21 +133,8 @@ class NewRoundForm(DeckForm):
         """Return the id of the class the round is for, or None (open to anyone with the code)."""
         return int(self.for_class.data) if self.for_class.data else None
 
-    def validate_opens_at(self, field):
-        if field.data and self.format.data != HOMEWORK:
-            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
-
-    def validate_closes_at(self, field):
-        if not field.data:
-            return
-        if self.format.data != HOMEWORK:
-            raise ValidationError("Opening and closing times are for a self-paced challenge (homework).")
-        if self.timezone.data not in {choice.value for choice in self.timezone.choices}:
-            return
-        if self.moment(field.data) <= datetime.now(UTC).timestamp():
-            raise ValidationError("Choose a closing time that is still to come.")
-        if self.opens_at.data and field.data <= self.opens_at.data:
-            raise ValidationError("The homework must close after it opens.")
+    def takes_times(self):
+        return self.format.data == HOMEWORK
 
     @staticmethod
     def data_of(rnd):
@@ -133,10 +154,6 @@ class NewRoundForm(DeckForm):
                 "card_set": str(settings["set_id"]) if settings.get("set_id") else "",
                 "opens_at": local("opens_at"), "closes_at": local("closes_at")}
 
-    def moment(self, local):
-        """Return a time typed in the form's time zone as seconds since the epoch."""
-        return local.replace(tzinfo=ZoneInfo(self.timezone.data)).timestamp()
-
     def validate_card_set(self, field):
         if self.choice.data == "set" and field.data not in self.teacher_set_ids:
             raise ValidationError("Choose one of your card sets (make one on the Teach page).")
@@ -148,9 +165,7 @@ class NewRoundForm(DeckForm):
                 "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
                 "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
                 "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data,
-                "stage_names": self.stage_names.data, "timezone": self.timezone.data,
-                "opens_at": self.moment(self.opens_at.data) if self.opens_at.data else None,
-                "closes_at": self.moment(self.closes_at.data) if self.closes_at.data else None}
+                "stage_names": self.stage_names.data, **self.timetable()}
 
 
 class TeacherCardSetForm(FlaskForm):
@@ -228,7 +243,7 @@ class OrderQuestionForm(QuestionForm):
 QUESTION_FORMS = {"choice": ChoiceQuestionForm, "order": OrderQuestionForm}
 
 
-class QuestionQuizForm(FlaskForm):
+class QuestionQuizForm(Timetable, FlaskForm):
     """Run a live quiz of the teacher's multiple-choice questions, with generated ones mixed in if wanted."""
 
     generated = IntegerField("Questions from the cards to mix in (0 to 15)", default=0, validators=[

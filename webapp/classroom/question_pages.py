@@ -35,7 +35,10 @@ def questions_page(forms=None, quiz_form=None, status=200):
 
 def quiz_form_for(**kwargs):
     """Return the form that runs the teacher's questions, with their classes to choose from."""
-    return QuestionQuizForm(teacher_classes=[c for c, _ in teacher_classes(g.teacher)], **kwargs)
+    form = QuestionQuizForm(teacher_classes=[c for c, _ in teacher_classes(g.teacher)], **kwargs)
+    if request.method == "GET":
+        form.timezone.render_kw = {"data-guess": "1"}  # the browser's own zone, once the page has loaded
+    return form
 
 
 @bp.get("/teach/questions/")
@@ -121,7 +124,11 @@ def chosen_questions():
 def live_quiz_of_questions():
     """Run the ticked multiple-choice questions, with questions from the cards mixed in, as a live quiz."""
     form = quiz_form_for()
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if valid and (form.opens_at.data or form.closes_at.data):
+        form.opens_at.errors.append("Opening and closing times are for quiz homework: a live quiz runs now.")
+        valid = False
+    if not valid:
         return questions_page(quiz_form=form, status=400)
     mine = [q for q in chosen_questions() if not q["order"]]
     if not mine:
@@ -154,7 +161,7 @@ def homework_of_questions():
         return questions_page(quiz_form=form, status=400)
     quiz = mixed_in(chosen_questions(), form.generated.data or 0, list(trivia.KINDS))
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "count": len(quiz), "leaderboard": "never",
-                "stage_names": "scores"}
+                "stage_names": "scores", **form.timetable()}
     rnd = rounds.create_round(g.teacher, form.title.data.strip(), QUIZ_HOMEWORK, settings, form.class_id(), values=quiz)
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
