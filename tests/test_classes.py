@@ -266,7 +266,9 @@ def test_a_pupils_page_shows_their_term_and_prints_alone(classroom, app, teacher
     ava = pupils["Ava K."][0]
     page = teacher.get(f"{class_url}/pupils/{ava}").get_data(as_text=True)
     assert "Ava K." in page and "Round by round" in page and "Ben N." not in page
-    assert teacher.get(f"{class_url}/pupils/{ava}/over-time.json").get_json()["data"]
+    assert "By period" in page and "By group" in page
+    for kind in ("over-time", "by-period", "by-group"):
+        assert teacher.get(f"{class_url}/pupils/{ava}/{kind}.json").get_json()["data"]
     other = app.test_client()
     classroom.register(other, email="other@school.org")
     for path in (f"{class_url}/progress", f"{class_url}/pupils/{ava}", f"{class_url}/progress.csv",

@@ -171,6 +171,8 @@ def pupil_progress(class_id, pupil_id):
     return render_template("classroom/classes/pupil.html", school_class=school_class, pupil=pupil, frame=frame,
                            over_time=progress.over_time(frame).to_dict("records"),
                            by_kind=progress.accuracy(frame, ["sorted_by"]).to_dict("records"),
+                           by_period=progress.by_card_facts(frame, "period").to_dict("records"),
+                           by_group=progress.by_card_facts(frame, "group").to_dict("records"),
                            missed=progress.most_missed(frame, limit=5))
 
 
