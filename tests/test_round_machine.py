@@ -190,9 +190,10 @@ class RoundMachine(RuleBasedStateMachine):
             assert self.round.status == "finished", "a homework still open after its closing time"
         elif opens is not None and self.now >= opens:
             assert self.round.status != "lobby", "a homework still shut after its opening time"
-        if self.round.status == "lobby" and opens is not None and self.students:
+        still_in = [s for s in self.students if not s.removed]
+        if self.round.status == "lobby" and opens is not None and still_in:
             with pytest.raises(R.Refused, match="This homework opens on"):
-                R.answer(self.round, self.students[0], self.students, [], 0, None, self.now)
+                R.answer(self.round, still_in[0], self.students, [], 0, None, self.now)
 
     @invariant()
     def points_are_the_judged_answers(self):

@@ -17,7 +17,8 @@ from webapp.models import Round
 
 ANSWERS = [{"gap": "0"}, {"gap": "1"}, {"gap": "-1"}, {"gap": "x"}, {}, {"gap": "0", "card": "not-a-card"}]
 # The controls that move each format through its states, in order; between them every action is tried.
-WALKS = {"team": ["start", "pause", "resume", "skip", "end"], "self_paced": ["start", "end"]}
+WALKS = {"team": ["start", "pause", "resume", "skip", "end"], "self_paced": ["start", "end"],
+         "quiz_homework": ["start", "end"]}
 WALK = ["start", "pause", "resume", "reveal", "next", "skip", "end"]
 
 
@@ -60,6 +61,8 @@ def probe(app, teacher, students, url, code):
 def test_every_action_in_every_state_is_answered_without_a_server_error(classroom, app, teacher, round_format):
     if round_format == "quiz":
         url, code = classroom.live_quiz(teacher)
+    elif round_format == "quiz_homework":
+        url, code = classroom.quiz_homework(teacher)
     else:
         url, code = classroom.new_round(teacher, format=round_format, turn_seconds="0", count="3", hand_size="2",
                                         teams="2")
