@@ -374,7 +374,7 @@ class DevicesMachine(RuleBasedStateMachine):
 
 def test_one_child_is_never_two_students_whatever_the_devices_do(app, classroom, teacher):
     run_state_machine_as_test(lambda: DevicesMachine(app, classroom, teacher),
-                              settings=settings(max_examples=100, stateful_step_count=20, deadline=None,
+                              settings=settings(max_examples=60, stateful_step_count=18, deadline=None,
                                                 suppress_health_check=list(HealthCheck)))
 
 
