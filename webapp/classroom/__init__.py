@@ -12,7 +12,10 @@ def register(app):
     from webapp.games.rounds.clock import EXTRA_TIME_STEP, more_time
 
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(extra_time_step=EXTRA_TIME_STEP, more_time=more_time, team_names=team_names)
+    from webapp.classroom.questions import answer_words
+
+    app.jinja_env.globals.update(extra_time_step=EXTRA_TIME_STEP, more_time=more_time, team_names=team_names,
+                                 question_answer=answer_words)
     for fmt in FORMATS.values():
         fmt.init_app(app)
 

@@ -191,21 +191,35 @@ class QuestionForm(FlaskForm):
                                 validators=[Optional(), Length(max=500, message="Use at most 500 characters.")])
     submit = SubmitField("Save the question")
 
-    def filled(self, prefix):
+    items = ""  # what its options are called in the form's field names: "option", "item"
+    hint = ""  # a line the form shows above them
+
+    def item_fields(self):
+        """Return the fields of its options or items, in order."""
+        return [field for name, field in self._fields.items() if name.startswith(self.items + "_")]
+
+    def filled(self):
         """Return the options or items typed, in order, blanks left out."""
-        return [field.data.strip() for name, field in self._fields.items() if name.startswith(prefix + "_") and
-                (field.data or "").strip()]
+        return [field.data.strip() for field in self.item_fields() if (field.data or "").strip()]
+
+    def data_of(self, question):
+        """Return the form's values for a stored question (to change it)."""
+        return {"prompt": question.prompt, "explanation": question.explanation,
+                **{f"{self.items}_{i + 1}": text for i, text in enumerate(question.options)}}
 
 
 class ChoiceQuestionForm(QuestionForm):
     """A multiple-choice question: two to four options, one of them right."""
 
-    kind = "choice"
+    kind, items = "choice", "option"
     option_1, option_2, option_3, option_4 = (option_field(f"Option {i}") for i in range(1, 5))
     right = SelectField("The right option", choices=options((str(i), f"Option {i}") for i in range(1, 5)))
 
+    def data_of(self, question):
+        return {**super().data_of(question), "right": str(question.answer + 1)}
+
     def validate_right(self, field):
-        options = self.filled("option")
+        options = self.filled()
         if len(options) < 2:
             raise ValidationError("Write at least two options.")
         if len({o.casefold() for o in options}) < len(options):
@@ -223,13 +237,14 @@ class ChoiceQuestionForm(QuestionForm):
 class OrderQuestionForm(QuestionForm):
     """A put-in-order question: two to five items, written in the right order (students see them shuffled)."""
 
-    kind = "order"
+    kind, items = "order", "item"
+    hint = "Write the items in the right order (first to last); students see them shuffled."
     item_1, item_2, item_3, item_4, item_5 = (option_field(f"Item {i}") for i in range(1, 6))
 
     def validate(self, extra_validators=None):
         """Check each field, then the items together (beside the first item): at least two, all different."""
         valid = super().validate(extra_validators)
-        items = self.filled("item")
+        items = self.filled()
         problem = "Write at least two items, in the right order." if len(items) < 2 else \
             "Two items are the same: make each different." if len({i.casefold() for i in items}) < len(items) else None
         if problem:

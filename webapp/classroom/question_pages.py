@@ -56,8 +56,7 @@ def new_question(kind):
     if not form.validate_on_submit():
         others = {other: form_for(other, formdata=None) for other in QUESTION_FORMS if other != kind}
         return questions_page({**others, kind: form}, status=400)
-    questions.save(None, g.teacher, kind, form.prompt.data, form.filled("option" if kind == "choice" else "item"),
-                   form.answer(), form.explanation.data)
+    questions.save(None, g.teacher, kind, form.prompt.data, form.filled(), form.answer(), form.explanation.data)
     flash("The question is saved.")
     return redirect(url_for("classroom.question_list"))
 
@@ -67,13 +66,11 @@ def new_question(kind):
 def edit_question(question_id):
     """Change one of the teacher's questions (quizzes already made keep the old words)."""
     question = questions.teacher_question(question_id, g.teacher)
-    prefix = "option" if question.kind == "choice" else "item"
-    data = {"prompt": question.prompt, "explanation": question.explanation,
-            **{f"{prefix}_{i + 1}": text for i, text in enumerate(question.options)},
-            "right": str((question.answer or 0) + 1)}
-    form = form_for(question.kind, data=data) if request.method == "GET" else form_for(question.kind)
+    form = form_for(question.kind)
+    if request.method == "GET":
+        form = form_for(question.kind, data=form.data_of(question))
     if form.validate_on_submit():
-        questions.save(question, g.teacher, question.kind, form.prompt.data, form.filled(prefix), form.answer(),
+        questions.save(question, g.teacher, question.kind, form.prompt.data, form.filled(), form.answer(),
                        form.explanation.data)
         flash("The question is changed.")
         return redirect(url_for("classroom.question_list"))

@@ -37,7 +37,7 @@ def save(question, teacher, kind, prompt, options, answer, explanation):
     """Store a new or changed question of the teacher's."""
     question = question or TeacherQuestion(teacher_id=teacher.id)
     question.kind, question.prompt, question.options = kind, prompt.strip(), [o.strip() for o in options]
-    question.answer = answer if kind == "choice" else None
+    question.answer = answer  # the right option of a choice; None for a put-in-order question
     question.explanation = (explanation or "").strip()
     db.session.add(question)
     db.session.commit()
@@ -66,15 +66,31 @@ def copy_for(question, teacher):
 
 def as_quiz_question(question):
     """Return the question in the quiz's format: options with ids, the right one (or the right order), its
-    explanation; a put-in-order question's items are shuffled (never shown in the right order)."""
+    explanation."""
     options = [{"id": f"t{question.id}o{i}", "text": text} for i, text in enumerate(question.options)]
-    explanation = question.explanation or "Your teacher wrote this question."
-    if question.kind == "choice":
-        return {"kind": "bank", "prompt": question.prompt, "options": options, "order": False,
-                "answer": options[question.answer]["id"], "explanation": explanation}
+    return {"kind": "bank", "prompt": question.prompt, "explanation": question.explanation or
+            "Your teacher wrote this question.", **IN_QUIZ[question.kind](question, options)}
+
+
+def choice_in_quiz(question, options):
+    """A multiple-choice question asks its options as written; the right one is marked."""
+    return {"options": options, "order": False, "answer": options[question.answer]["id"]}
+
+
+def order_in_quiz(question, options):
+    """A put-in-order question shows its items shuffled, never in the right order; the right order is kept."""
     shown = options[:]
     rng = random.Random(question.id)
     while shown == options:
         rng.shuffle(shown)
-    return {"kind": "bank", "prompt": question.prompt, "options": shown, "order": True,
-            "answer": [o["id"] for o in options], "explanation": explanation}
+    return {"options": shown, "order": True, "answer": [o["id"] for o in options]}
+
+
+IN_QUIZ = {"choice": choice_in_quiz, "order": order_in_quiz}
+ANSWER_WORDS = {"choice": lambda question: question.options[question.answer],
+                "order": lambda question: " → ".join(question.options)}
+
+
+def answer_words(question):
+    """Say a question's answer as the teacher's pages show it: the right option, or the items in order."""
+    return ANSWER_WORDS[question.kind](question)
