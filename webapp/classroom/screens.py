@@ -27,8 +27,8 @@ def teacher_view(rnd):
                "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],
                "full_page": False, "answered": 0}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
-    context["on_extra_time"] = on_extra_time(rnd, students, turn_answers, context["seconds_left"])
     context["not_answered"] = not_answered(rnd, students, turn_answers)
+    context["on_extra_time"] = on_extra_time(context["not_answered"], context["seconds_left"])
     context["not_joined"] = not_joined(rnd, students)
     return context
 
@@ -50,11 +50,9 @@ def not_joined(rnd, students):
     return [p.display_name for p in pupils_of(db.session.get(SchoolClass, rnd.class_id)) if p.id not in here]
 
 
-def on_extra_time(rnd, students, turn_answers, seconds_left):
+def on_extra_time(not_answered, seconds_left):
     """Return the students still answering on their extra time once the turn's own time is over (else none)."""
-    if seconds_left != 0 or not rounds.answering(rnd):
-        return []
-    return [s for s in not_answered(rnd, students, turn_answers) if s.extra_seconds]
+    return [s for s in not_answered if s.extra_seconds] if seconds_left == 0 else []
 
 
 def join_url(rnd):

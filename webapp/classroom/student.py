@@ -102,7 +102,8 @@ def join_as_pupil(code):
     rnd = find_round(code)
     if rnd.class_id is None:
         return redirect(url_for("classroom.join", code=rnd.code))
-    pupils = pupils_of(db.session.get(SchoolClass, rnd.class_id))
+    school_class = db.session.get(SchoolClass, rnd.class_id)
+    pupils = pupils_of(school_class)
     form = PupilJoinForm(pupils=pupils)
     status = 200
     if form.validate_on_submit():
@@ -125,7 +126,7 @@ def join_as_pupil(code):
     elif form.errors:
         status = 400
     return render_template("classroom/join_pupil.html", form=form, round=rnd,
-                           class_name=db.session.get(SchoolClass, rnd.class_id).name), status
+                           class_name=school_class.name), status
 
 
 def join_game(code, name):

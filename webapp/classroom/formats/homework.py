@@ -56,18 +56,29 @@ class Homework(RoundFormat):
     def student_page(self, rnd, student):
         return url_for("play.game", kind="practice", game_id=student.game_id)
 
+    def students_frame(self, rnd):
+        """Return each student's progress and score (pandas: nickname, answered, score, out_of, ..., status)."""
+        return results.self_paced_frame(rnd)
+
+    def answers_table(self, rnd):
+        """Return a row per student and item of the homework, numbered as on screen (pandas)."""
+        return results.self_paced_answers(rnd)
+
+    def item_report(self, answers):
+        """Return per item of the homework: how many answered it and got it right, hardest first."""
+        return results.self_paced_card_report(answers)
+
     def teacher_context(self, rnd, students, turn_answers):
-        return {"results": results.self_paced_frame(rnd).to_dict("records"),
-                "card_report": results.self_paced_card_report(results.self_paced_answers(rnd)),
-                "timetable": timetable(rnd)}
+        return {"results": self.students_frame(rnd).to_dict("records"),
+                "card_report": self.item_report(self.answers_table(rnd)), "timetable": timetable(rnd)}
 
     def progress(self, rnd, obs):
         return {"lobby": "Homework: not open yet", "finished": "Homework closed"}.get(rnd.status, "Homework is open")
 
     def export_tables(self, rnd):
-        students = results.self_paced_frame(rnd).rename(columns={"nickname": "student"})
+        students = self.students_frame(rnd).rename(columns={"nickname": "student"})
         return {"students": exports.with_round(rnd, students),
-                "answers": exports.with_round(rnd, results.self_paced_answers(rnd))}
+                "answers": exports.with_round(rnd, self.answers_table(rnd))}
 
 
     def closed_for(self, game):

@@ -4,8 +4,8 @@ from typing import ClassVar
 
 from flask import url_for
 
-from webapp.classroom import exports, results
-from webapp.classroom.formats.homework import GATE, Homework, timetable
+from webapp.classroom import results
+from webapp.classroom.formats.homework import GATE, Homework
 from webapp.games import quiz
 from webapp.games.rounds.formats import QuizHomeworkRules
 from webapp.play import store
@@ -39,12 +39,11 @@ class QuizHomework(Homework):
     def student_page(self, rnd, student):
         return url_for("play.game", kind="quiz", game_id=student.game_id)
 
-    def teacher_context(self, rnd, students, turn_answers):
-        return {"results": results.quiz_homework_frame(rnd).to_dict("records"),
-                "card_report": results.quiz_homework_report(results.quiz_homework_answers(rnd)),
-                "timetable": timetable(rnd)}
+    def students_frame(self, rnd):
+        return results.quiz_homework_frame(rnd)
 
-    def export_tables(self, rnd):
-        students = results.quiz_homework_frame(rnd).rename(columns={"nickname": "student"})
-        return {"students": exports.with_round(rnd, students),
-                "answers": exports.with_round(rnd, results.quiz_homework_answers(rnd))}
+    def answers_table(self, rnd):
+        return results.quiz_homework_answers(rnd)
+
+    def item_report(self, answers):
+        return results.quiz_homework_report(answers)
