@@ -5,7 +5,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from webapp.config import RowId, database_url, secret_key, with_psycopg
+from webapp.config import RowId, database_url, school_settings, secret_key, with_psycopg
 
 __all__ = ["create_app", "database_url", "secret_key", "with_psycopg"]
 
@@ -25,6 +25,7 @@ def create_app(test_config=None):
         SESSION_COOKIE_SECURE=os.environ.get("COOKIE_SECURE") == "1",
         CARDS_PER_PAGE=24,
         POLL_CACHE_SECONDS=0.25,
+        **school_settings(),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -7,6 +7,42 @@ from pathlib import Path
 
 from werkzeug.routing import IntegerConverter
 
+# What a school may set: every limit, cap and retention period in one table (the README's "Limits and retention"
+# lists it). Each is read from instance/config.py or an environment variable of the same name, else the default.
+SCHOOL_SETTINGS = {
+    # Children's data is forgotten on time (see the README's privacy note).
+    "GAME_DAYS_KEPT": (30, "A game nobody has moved in for this many days is deleted, with its seats' names."),
+    "ROUND_DAYS_KEPT": (365, ("A round (its students, nicknames and answers) is deleted this many days after it "
+                             "finished, or after it was last used if it never finished: a school year.")),
+    "FORGET_DAILY": (1, ("1: the app deletes what is due itself, once a day, on the first request after the day "
+                        "turns (no cron job or other service). 0: run `flask --app webapp forget` yourself.")),
+    # Caps that keep one round or one teacher from filling the server.
+    "STUDENTS_PER_ROUND": (1000, "Students who may join one round (an assembly fits)."),
+    "ROUNDS_PER_TEACHER_PER_DAY": (100, "Rounds (and duplicates) one teacher may start in a day."),
+    # What one address may create in an hour without logging in. A class of 40 behind one school address
+    # never meets these: each allows every child several games, joins and reports an hour.
+    "GAMES_PER_ADDRESS_HOUR": (1200, "Games (any game, practice, endless, daily, API) one address may start."),
+    "JOINS_PER_ADDRESS_HOUR": (1200, "Joins of rounds and games' seats from one address."),
+    "REPORTS_PER_ADDRESS_HOUR": (120, "Mistake reports from one address."),
+    "SIGNUPS_PER_ADDRESS_HOUR": (20, "Teacher accounts registered from one address."),
+    # Guessing: after this many wrong tries the next must wait, twice as long after each further one.
+    "FREE_CODE_GUESSES": (40, ("Wrong join codes one address may type before each next try waits (1 s, 2 s, 4 s, "
+                              "... up to 60 s); a device is slowed after 10.")),
+    "FREE_PASSWORD_GUESSES": (5, ("Wrong passwords for one account before each next try waits (1 s, 2 s, ... up to "
+                                 "5 minutes); a browser the teacher logged in from before is not slowed.")),
+}
+
+
+def school_settings(environ=os.environ):
+    """Return the school settings from the environment over their defaults (whole numbers)."""
+    settings = {}
+    for name, (default, _meaning) in SCHOOL_SETTINGS.items():
+        raw = environ.get(name, "").strip()
+        if raw and not raw.isdecimal():
+            raise RuntimeError(f"{name} must be a whole number, not {raw!r}")
+        settings[name] = int(raw) if raw else default
+    return settings
+
 
 def database_url(instance_path):
     """Return the SQLAlchemy URL: DATABASE_URL (PostgreSQL via psycopg) or SQLite in the instance."""

@@ -263,6 +263,8 @@ class CardSet(db.Model):
     slugs: Mapped[list] = mapped_column(JSON)
     # None: a set anyone saved from the timeline; otherwise a teacher's own set.
     teacher_id: Mapped[int | None] = mapped_column(ForeignKey("teachers.id"), index=True)
+    # A code that lets a colleague open (and copy) the set; None until its teacher shares it.
+    share_code: Mapped[str | None] = mapped_column(String(16), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 
@@ -383,11 +385,32 @@ class Answer(db.Model):
     answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
 
 
-class FailedAttempt(db.Model):
-    """A failed log-in or join-code guess, kept briefly to slow down guessing (in the database, so
-    every app process sees the same count)."""
+class Throttle(db.Model):
+    """A counter kept to slow down guessing and flooding: failed guesses of a code or password, or creations from an
+    address, keyed by what is counted (in the database, so every app process sees the same count)."""
 
-    __tablename__ = "failed_attempts"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    key: Mapped[str] = mapped_column(String(200), index=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC), index=True)
+    __tablename__ = "throttles"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # Guessing: the next try is refused before this time (backoff grows with the failures).
+    next_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TeacherSession(db.Model):
+    """A teacher's logged-in browser: its cookie holds a token whose hash is the id, so logging out (here or
+    everywhere) or changing the password ends every copy of that cookie."""
+
+    __tablename__ = "teacher_sessions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teachers.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+
+
+class Housekeeping(db.Model):
+    """When a periodic job (forgetting old data) last ran, so one process a day runs it."""
+
+    __tablename__ = "housekeeping"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    last_run_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -45,12 +45,13 @@ def login():
     """Log a teacher in."""
     form = LoginForm()
     if form.validate_on_submit():
-        limits.check("login")
+        keys = limits.password_keys(form.email.data)
+        limits.try_guess(keys, "Too many wrong passwords for this account.")
         teacher = db.session.scalar(select(Teacher).where(Teacher.email == form.email.data.strip().lower()))
         if teacher is None or not check_password_hash(teacher.password_hash, form.password.data):
-            limits.failed("login")
             form.password.errors.append("That email and password do not match an account.")
             return render_template("auth/login.html", form=form), 400
+        limits.guess_was_right(keys)
         seats = session.get("seats")
         session.clear()
         if seats:

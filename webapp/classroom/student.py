@@ -17,7 +17,7 @@ from webapp.classroom.roster import count_students
 from webapp.common import codes, limits
 from webapp.common.http import conditional_html
 from webapp.common.seats import remember_seats
-from webapp.common.tokens import token_hash
+from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, SchoolClass, Student
@@ -27,12 +27,31 @@ from webapp.play.forms import PlaceForm
 KEPT_ROUNDS = 20
 
 
+NO_SUCH_CODE = "No round has that code. Check the letters on the board and try again."
+TOO_MANY_CODES = "Too many wrong codes from here."
+
+
 def find_round(code):
-    """Return the round with `code` or a 404."""
-    rnd = codes.find_round(code)
+    """Return the round with `code` or a 404: a guess, counted as one, unless this browser is in the round."""
+    if device_token(codes.normalise(code)):
+        rnd = codes.find_round(code)
+    else:
+        rnd, _ = guess_code(code)
     if rnd is None:
-        raise AppError(404, "No round has that code. Check the letters on the board and try again.")
+        raise AppError(404, NO_SUCH_CODE)
     return rnd
+
+
+def guess_code(code):
+    """Return (round, game id) for a typed code, either or both None: a guess that counts toward this address's
+    and this device's limits when it finds nothing (and is refused with a wait after too many)."""
+    keys = limits.code_keys(session.get("device"))
+    limits.try_guess(keys, TOO_MANY_CODES)
+    rnd = codes.find_round(code)
+    game_id = None if rnd is not None else codes.find_game_id(code)
+    if rnd is not None or game_id is not None:
+        limits.guess_was_right(keys)
+    return rnd, game_id
 
 
 def my_student(rnd):
@@ -65,21 +84,23 @@ def joined(rnd, student, token, seats):
 def join():
     """Join a round (or a game) with the code on the board and a nickname; a class's round asks who you are."""
     form = JoinForm(code=request.args.get("code", ""))
+    session.setdefault("device", new_token())
     if request.method == "GET" and form.code.data:
-        rnd = codes.find_round(form.code.data)
+        rnd, _ = guess_code(form.code.data)
         if rnd is not None and rnd.class_id is not None:
             return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
     if form.validate_on_submit():
-        limits.check("join")
         try:
-            rnd = codes.find_round(form.code.data)
+            rnd, game_id = guess_code(form.code.data)
+            if rnd is None and game_id is None:
+                raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
             if rnd is not None and rnd.class_id is not None:
                 return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
             name = (form.name.data or "").strip()
             if not name:
                 raise AppError(400, "Type your name.")
             if rnd is None:
-                return join_game(form.code.data, name)
+                return join_game(game_id, name)
             existing = my_student(rnd)
             if existing and existing.removed:
                 raise AppError(403, "The teacher has taken you out of this round: ask them if you may come back.")
@@ -87,9 +108,7 @@ def join():
                 return redirect(url_for("classroom.student_round", code=rnd.code))
             return joined(*rounds.join_round(rnd, name, device_token(rnd.code), form.one_time_code.data))
         except AppError as error:
-            if error.status in (403, 404):
-                limits.failed("join")
-            field = form.code if error.status == 404 else form.one_time_code if "one-time code" in error.message \
+            field = form.code if error.status in (404, 429) else form.one_time_code if "one-time code" in error.message \
                 else form.name
             field.errors.append(error.message)
             return render_template("classroom/join.html", form=form), error.status
@@ -107,16 +126,13 @@ def join_as_pupil(code):
     form = PupilJoinForm(pupils=pupils)
     status = 200
     if form.validate_on_submit():
-        limits.check("join")
         pupil = next((p for p in pupils if str(p.id) == form.pupil.data), None)
         if pupil is None:
             form.pupil.errors.append("Pick your name from the list.")
             status = 400
-        elif not hmac.compare_digest(pupil.code, codes.normalise(form.personal_code.data)):
-            limits.failed("join")
-            form.personal_code.errors.append(f"That is not the personal code on {pupil.display_name}'s slip. "
-                                             "Check the slip, or ask your teacher.")
-            status = 403
+        elif (refusal := wrong_personal_code(pupil, form.personal_code.data)) is not None:
+            form.personal_code.errors.append(refusal.message)
+            status = refusal.status
         else:
             try:
                 return joined(*rounds.join_as_pupil(rnd, pupil))
@@ -129,11 +145,22 @@ def join_as_pupil(code):
                            class_name=school_class.name), status
 
 
-def join_game(code, name):
-    """Take the first open seat of the game with `code` from this device, and open its board."""
-    game_id = codes.find_game_id(code)
-    if game_id is None:
-        raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
+def wrong_personal_code(pupil, typed):
+    """Return the AppError refusing a pupil's personal code (wrong, or too many wrong tries), or None if right."""
+    keys = limits.personal_code_keys(pupil.id)
+    try:
+        limits.try_guess(keys, f"Too many wrong codes for {pupil.display_name}.")
+    except AppError as error:
+        return error
+    if not hmac.compare_digest(pupil.code, codes.normalise(typed)):
+        return AppError(403, f"That is not the personal code on {pupil.display_name}'s slip. "
+                             "Check the slip, or ask your teacher.")
+    limits.guess_was_right(keys)
+    return None
+
+
+def join_game(game_id, name):
+    """Take the first open seat of the game `game_id` (found by its join code) from this device, and open its board."""
     game, seat, token = store.join(game_id, name)
     remember_seats(game.id, {seat: token})
     return redirect(url_for("play.game", kind=game.kind, game_id=game.id))

@@ -1,35 +1,173 @@
-"""Slowing down guessing: too many failed log-ins or join codes from one address get a 429."""
+"""Slowing down guessing and flooding, counted in the database so every app process sees the same counts.
 
+Two kinds of counter, both in the `throttles` table and each taken with one atomic check-and-count:
+
+- a **guess** (a join code, a pupil's personal code, a password) counts as wrong before it is checked, so racing
+  requests cannot overshoot; a right one is then taken back. After a few free wrong tries the next one must
+  wait, twice as long after each further wrong one, up to a ceiling: nobody is walled off for long, and the right
+  code from someone else behind the same address gets through after at most that wait;
+- a **quota** (games, joins, reports, accounts) is a number of creations per address (or per teacher) in a window.
+
+Every number is a school setting (webapp.config.SCHOOL_SETTINGS).
+"""
+
+import hashlib
+import math
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from flask import request
-from sqlalchemy import delete, func, select
+from flask import current_app, request
+from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import FailedAttempt
-
-WINDOW = timedelta(minutes=10)
-# A whole class often shares one school address, and children mistype codes: the join limit must
-# survive a class's typos. Guessing stays hopeless: 100 tries in 23**5 (6.4 million) codes.
-LIMITS = {"login": 10, "join": 100}
+from webapp.models import Throttle
 
 
-def _key(kind):
-    return f"{kind}:{request.remote_addr or 'unknown'}"
+def now():
+    """Return the time counters are kept in (tests move it on)."""
+    return datetime.now(UTC)
 
 
-def check(kind):
-    """Refuse with 429 when this address failed `kind` too often in the last ten minutes."""
-    since = datetime.now(UTC) - WINDOW
-    failures = db.session.scalar(select(func.count(FailedAttempt.id)).where(
-        FailedAttempt.key == _key(kind), FailedAttempt.at >= since))
-    if failures >= LIMITS[kind]:
-        raise AppError(429, "Too many wrong tries from this device. Please wait ten minutes and try again.")
+@dataclass(frozen=True)
+class Backoff:
+    """How wrong guesses slow down: `free` tries, then a wait of `first` seconds doubling to `ceiling`; the count
+    starts again after `quiet` without a wrong try."""
+
+    free_setting: str | None
+    free: int
+    first: float
+    ceiling: float
+    quiet: timedelta
+
+    def allowed_free(self):
+        """Return the free tries, read from the school's settings when it has one."""
+        return current_app.config.get(self.free_setting, self.free) if self.free_setting else self.free
+
+    def wait(self, count):
+        """Return the seconds the next try waits after `count` wrong ones."""
+        over = count - self.allowed_free()
+        return 0.0 if over <= 0 else min(self.ceiling, self.first * 2 ** (over - 1))
 
 
-def failed(kind):
-    """Record a failed attempt (and forget old ones)."""
-    db.session.execute(delete(FailedAttempt).where(FailedAttempt.at < datetime.now(UTC) - WINDOW))
-    db.session.add(FailedAttempt(key=_key(kind)))
+CODE_ADDRESS = Backoff("FREE_CODE_GUESSES", 40, 1, 60, timedelta(minutes=10))
+CODE_DEVICE = Backoff(None, 10, 1, 60, timedelta(minutes=10))
+PERSONAL_CODE = Backoff(None, 10, 1, 60, timedelta(minutes=10))
+PASSWORD_ACCOUNT = Backoff("FREE_PASSWORD_GUESSES", 5, 1, 300, timedelta(hours=1))
+PASSWORD_ADDRESS = Backoff(None, 30, 1, 60, timedelta(minutes=10))
+
+QUOTAS = {  # kind: (setting, window, what the person is told was too much)
+    "game": ("GAMES_PER_ADDRESS_HOUR", timedelta(hours=1), "games started"),
+    "join": ("JOINS_PER_ADDRESS_HOUR", timedelta(hours=1), "joins"),
+    "report": ("REPORTS_PER_ADDRESS_HOUR", timedelta(hours=1), "reports sent"),
+    "signup": ("SIGNUPS_PER_ADDRESS_HOUR", timedelta(hours=1), "accounts made"),
+    "round": ("ROUNDS_PER_TEACHER_PER_DAY", timedelta(days=1), "rounds started"),
+}
+
+
+def address():
+    """Return the address a request came from (behind a proxy, set up ProxyFix so this is the pupil's school)."""
+    return request.remote_addr or "unknown"
+
+
+def _digest(text):
+    # Keys hold e-mails and codes: only a digest is stored.
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def code_keys(device=None):
+    """Return the counters a join-code guess adds to: this address's, and this device's when it has one."""
+    keys = [("code-address:" + address(), CODE_ADDRESS)]
+    if device:
+        keys.append(("code-device:" + _digest(device), CODE_DEVICE))
+    return keys
+
+
+def personal_code_keys(pupil_id):
+    """Return the counters a pupil's personal code adds to: the pupil's own (what is guessed) and the address's."""
+    return [(f"pupil:{pupil_id}", PERSONAL_CODE), ("code-address:" + address(), CODE_ADDRESS)]
+
+
+def password_keys(email, known_device=False):
+    """Return the counters a password try adds to: the account's, and the address's unless this browser logged in
+    to the account before (so a stranger's wrong tries never slow a teacher on their own computer)."""
+    account = _digest(email.strip().lower())
+    if known_device:
+        return [(f"password-known:{account}", PASSWORD_ACCOUNT)]
+    return [(f"password:{account}", PASSWORD_ACCOUNT), ("password-address:" + address(), PASSWORD_ADDRESS)]
+
+
+def _row(key, at):
+    """Lock and return the counter `key`, made at zero if new (the caller commits, which frees it)."""
+    insert = (postgresql if db.engine.dialect.name == "postgresql" else sqlite).insert(Throttle)
+    db.session.execute(insert.values(key=key, count=0, started_at=at).on_conflict_do_nothing(index_elements=["key"]))
+    return db.session.scalars(select(Throttle).where(Throttle.key == key).with_for_update()).one()
+
+
+def _fresh_transaction():
+    """End the request's reading so far and return the time: SQLite cannot turn a reader that others wrote past into
+    a writer, so each count starts a transaction of its own."""
+    db.session.commit()
+    return now()
+
+
+def _aware(moment):
+    return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def try_guess(keys, message="Too many wrong tries."):
+    """Count a guess as wrong on every counter of `keys` (from code_keys, password_keys...) before it is checked,
+    or refuse it with 429 while one of them must still wait; call guess_was_right when it proves right."""
+    at = _fresh_transaction()
+    rows = [(_row(key, at), backoff) for key, backoff in keys]
+    waits = [(_aware(row.next_at) - at).total_seconds() for row, _ in rows if row.next_at and _aware(row.next_at) > at]
+    if waits:
+        db.session.commit()
+        seconds = math.ceil(max(waits))
+        raise AppError(429, f"{message} Please wait {seconds} second{'s' if seconds != 1 else ''} and try again.")
+    for row, backoff in rows:
+        if at - _aware(row.started_at) > backoff.quiet:
+            row.count, row.started_at = 0, at
+        row.count += 1
+        row.next_at = at + timedelta(seconds=backoff.wait(row.count))
+    db.session.commit()
+
+
+def guess_was_right(keys):
+    """Take back the wrong try try_guess counted: a right guess never slows anyone."""
+    at = _fresh_transaction()
+    for key, backoff in keys:
+        row = _row(key, at)
+        row.count = max(0, row.count - 1)
+        row.next_at = at + timedelta(seconds=backoff.wait(row.count))
+    db.session.commit()
+
+
+def use(kind, who=None):
+    """Count one creation of `kind` (see QUOTAS) by this address, or by `who` (a teacher); refuse with 429 once
+    the school's limit for the window is reached."""
+    setting, window, what = QUOTAS[kind]
+    limit, at = current_app.config[setting], _fresh_transaction()
+    row = _row(f"{kind}:{who if who is not None else address()}", at)
+    if at - _aware(row.started_at) >= window:
+        row.count, row.started_at = 0, at
+    if row.count >= limit:
+        db.session.commit()
+        minutes = math.ceil((_aware(row.started_at) + window - at).total_seconds() / 60)
+        raise AppError(429, f"That is the limit of {limit} {what} per {_window_name(window)} from here. "
+                            f"Please try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+    row.count += 1
+    db.session.commit()
+
+
+def _window_name(window):
+    return "day" if window >= timedelta(days=1) else "hour"
+
+
+def forget_old(at=None):
+    """Delete counters nobody has used for a day (a counter's window is a day at most)."""
+    at = at or now()
+    db.session.execute(delete(Throttle).where(Throttle.started_at < at - timedelta(days=2),
+                                              (Throttle.next_at.is_(None)) | (Throttle.next_at < at)))
     db.session.commit()
