@@ -578,10 +578,11 @@ def test_chart_labels_never_collide_and_are_never_clipped(browser, live_server, 
         "seats": [{"name": "A"}, {"name": "Bot", "kind": "hard"}]}).json()
     headers = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
     for _ in range(100):  # play the game to its end through the games API
-        actions = page.request.get(f"{live_server}/api/games/{created['id']}/actions", headers=headers).json()["actions"]
-        if not actions:
+        listed = page.request.get(f"{live_server}/api/games/{created['id']}/actions", headers=headers).json()
+        if not listed["actions"]:
             break
-        page.request.post(f"{live_server}/api/games/{created['id']}/actions", headers=headers, data=actions[0])
+        page.request.post(f"{live_server}/api/games/{created['id']}/actions", headers=headers,
+                          data={**listed["actions"][0], "version": listed["version"]})
     problems = {}
     for url in ("/timeline", "/timeline?scale=log", "/timeline?scale=log&zoom=all", "/periods/jurassic",
                 "/periods/cretaceous?scale=log", "/timeline/gap", "/charts/sizes", "/charts/weights",

@@ -56,7 +56,7 @@ def test_actions_then_act(client):
     assert listed["seat"] == 0 and len(listed["actions"]) == 4 * 2
     action = listed["actions"][0]
     response = client.post(f"/api/games/{data['id']}/actions", headers=auth(token),
-                           json={"card": action["card"], "gap": action["gap"]})
+                           json={"card": action["card"], "gap": action["gap"], "version": listed["version"]})
     assert response.status_code == 200
     obs = response.get_json()
     assert obs["turn"] == 1
@@ -72,8 +72,8 @@ def test_version_says_when_a_game_changed_and_nothing_else(client):
     assert first.status_code == 200 and set(first.get_json()) == {"version"}
     assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     token = data["seats"][0]["token"]
-    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
-    client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action)
+    listed = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json={**listed["actions"][0], "version": listed["version"]})
     moved = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert moved.status_code == 200 and moved.get_json()["version"] > first.get_json()["version"]
     assert client.get("/api/games/nope/version").status_code == 404
@@ -83,8 +83,9 @@ def test_version_says_when_a_game_changed_and_nothing_else(client):
 def test_computer_players_reply_at_once(client):
     data = create(client, seats=[{"name": "Ada"}, {"name": "Bot", "kind": "easy"}, {"name": "Cy", "kind": "hard"}])
     token = data["seats"][0]["token"]
-    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
-    obs = client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=action).get_json()
+    listed = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    obs = client.post(f"/api/games/{data['id']}/actions", headers=auth(token),
+                      json={**listed["actions"][0], "version": listed["version"]}).get_json()
     assert obs["turn"] in (0, None)
     assert len([m for m in obs["recent"]]) >= 3 or obs["over"]
 
@@ -102,7 +103,8 @@ def test_game_survives_a_restart(app, client):
 def test_racing_moves_leave_one_true_state(app, client):
     data = create(client)
     token = data["seats"][0]["token"]
-    action = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()["actions"][0]
+    listed = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    action = {**listed["actions"][0], "version": listed["version"]}
     with app.app_context():
         stale = db.session.get(Game, data["id"])
         assert stale.state  # loaded now, at the version before the other move
@@ -170,19 +172,20 @@ def test_bad_moves_are_refused_and_change_nothing(app, client, case, status, mes
     hand = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).get_json()["hand"]
     before = stored_state(app, game_id)
     url = f"/api/games/{game_id}/actions"
-    good = {"card": hand[0], "gap": 0}
+    version = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).get_json()["version"]
+    good = {"card": hand[0], "gap": 0, "version": version}
     requests = {
         "unknown game": lambda: client.post("/api/games/nope/actions", headers=auth(tokens[0]), json=good),
         "no token": lambda: client.post(url, json=good),
         "wrong token": lambda: client.post(url, headers=auth("x" * 32), json=good),
         "other game's token": lambda: client.post(url, headers=auth(other["seats"][0]["token"]), json=good),
         "other seat's turn": lambda: client.post(url, headers=auth(tokens[1]), json=good),
-        "gap out of range": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0], "gap": 5}),
-        "card not in hand": lambda: client.post(url, headers=auth(tokens[0]), json={"card": "not-a-card", "gap": 0}),
+        "gap out of range": lambda: client.post(url, headers=auth(tokens[0]), json={**good, "gap": 5}),
+        "card not in hand": lambda: client.post(url, headers=auth(tokens[0]), json={**good, "card": "not-a-card"}),
         "malformed json": lambda: client.post(url, headers=auth(tokens[0]), data="[1,",
                                               content_type="application/json"),
-        "missing fields": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0]}),
-        "gap as text": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0], "gap": "0"}),
+        "missing fields": lambda: client.post(url, headers=auth(tokens[0]), json={"card": hand[0], "version": version}),
+        "gap as text": lambda: client.post(url, headers=auth(tokens[0]), json={**good, "gap": "0"}),
     }
     response = requests[case]()
     assert response.status_code == status
@@ -218,16 +221,20 @@ def test_stack_and_dinoblivion_are_played_through_the_same_api(app, client, game
     seen = json.dumps(client.get(f"/api/games/{game_id}", headers=auth(token)).get_json())
     assert not [card for card in hidden if f'"{card}"' in seen]
     for _ in range(12):  # the listed actions are the ones the seat may take, and taking one moves the game
-        listed = client.get(f"/api/games/{game_id}/actions", headers=auth(token)).get_json()["actions"]
+        answer = client.get(f"/api/games/{game_id}/actions", headers=auth(token)).get_json()
+        listed, version = answer["actions"], answer["version"]
         if not listed:
             break
         before = stored_state(app, game_id)
-        response = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json={"action": listed[-1]})
+        response = client.post(f"/api/games/{game_id}/actions", headers=auth(token),
+                               json={"action": listed[-1], "version": version})
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["viewer"] == 0 and stored_state(app, game_id) != before
-    refused = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json={"action": {"type": "fly"}})
+    version = client.get(f"/api/games/{game_id}", headers=auth(token)).get_json()["version"]
+    refused = client.post(f"/api/games/{game_id}/actions", headers=auth(token),
+                          json={"action": {"type": "fly"}, "version": version})
     assert refused.status_code == 409 and refused.get_json()["error"]
-    for body in ({"action": "draw"}, {"action": {"card": "x"}}, [1]):
+    for body in ({"action": "draw", "version": version}, {"action": {"card": "x"}, "version": version}, [1]):
         before = stored_state(app, game_id)
         response = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json=body)
         assert response.status_code == 400 and response.get_json()["error"]
@@ -253,3 +260,37 @@ def test_a_player_cannot_reproduce_another_seats_hand(app, client, monkeypatch):
         with app.app_context():
             hands.add(tuple(db.session.get(Game, data["id"]).state["hands"][1]))
     assert len(hands) == 3
+
+
+def test_a_move_sent_twice_is_played_once_and_the_retry_gets_the_game_as_it_is(app, client):
+    data = create(client, seats=[{"name": "Ada"}, {"name": "Ben"}])
+    token = data["seats"][0]["token"]
+    listed = client.get(f"/api/games/{data['id']}/actions", headers=auth(token)).get_json()
+    move = {**listed["actions"][0], "version": listed["version"]}
+    first = client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=move)
+    assert first.status_code == 200 and first.get_json()["version"] == listed["version"] + 1
+    after_first = stored_state(app, data["id"])
+    retry = client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=move)
+    assert retry.status_code == 409 and "nothing was played" in retry.get_json()["error"]
+    assert retry.get_json()["observation"]["version"] == listed["version"] + 1
+    assert stored_state(app, data["id"]) == after_first
+    unversioned = client.post(f"/api/games/{data['id']}/actions", headers=auth(token), json=listed["actions"][0])
+    assert unversioned.status_code == 400 and "'version'" in unversioned.get_json()["error"]
+
+
+def test_a_dinoblivion_buy_sent_twice_buys_once(app, client):
+    created = client.post("/api/games", json={"game": "dinoblivion", "config": {"difficulty": "hunter"},
+                                              "seats": [{"name": "Ada"}], "seed": 5}).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    for _ in range(40):  # play the first listed action until a buy is offered
+        listed = client.get(f"/api/games/{game_id}/actions", headers=auth(token)).get_json()
+        buys = [action for action in listed["actions"] if action["type"] == "buy"]
+        chosen = buys[0] if buys else listed["actions"][0]
+        body = {"action": chosen, "version": listed["version"]}
+        assert client.post(f"/api/games/{game_id}/actions", headers=auth(token), json=body).status_code == 200
+        if buys:
+            break
+    assert buys, "no buy was ever offered"
+    bought = stored_state(app, game_id)
+    again = client.post(f"/api/games/{game_id}/actions", headers=auth(token), json=body)
+    assert again.status_code == 409 and stored_state(app, game_id) == bought

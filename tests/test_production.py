@@ -56,9 +56,10 @@ def test_a_game_survives_sigkill_in_the_middle(database):
         game = call(port, "POST", "/api/games", {"deck": "dinosaurs", "characteristic": "mass",
                                                  "seats": [{"name": "Ada"}, {"name": "Ben"}]})
         token = game["seats"][0]["token"]
-        action = call(port, "GET", f"/api/games/{game['id']}/actions", token=token)["actions"][0]
-        before = call(port, "POST", f"/api/games/{game['id']}/actions", {"card": action["card"], "gap": action["gap"]},
-                      token=token)
+        listed = call(port, "GET", f"/api/games/{game['id']}/actions", token=token)
+        action = listed["actions"][0]
+        before = call(port, "POST", f"/api/games/{game['id']}/actions",
+                      {"card": action["card"], "gap": action["gap"], "version": listed["version"]}, token=token)
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
@@ -67,7 +68,8 @@ def test_a_game_survives_sigkill_in_the_middle(database):
         after = call(port, "GET", f"/api/games/{game['id']}", token=token)
         assert after == before
         ben = game["seats"][1]["token"]
-        move = call(port, "GET", f"/api/games/{game['id']}/actions", token=ben)["actions"][0]
+        listed = call(port, "GET", f"/api/games/{game['id']}/actions", token=ben)
+        move = {**listed["actions"][0], "version": listed["version"]}
         assert call(port, "POST", f"/api/games/{game['id']}/actions", move, token=ben)["turn"] == 0
     finally:
         server.send_signal(signal.SIGKILL)
@@ -82,10 +84,12 @@ def test_two_processes_serve_one_game_consistently(database):
         game = call(first_port, "POST", "/api/games", {"deck": "animals", "characteristic": "lifespan",
                                                        "seats": [{"name": "Ada"}, {"name": "Ben"}]})
         ada, ben = (seat["token"] for seat in game["seats"])
-        move = call(second_port, "GET", f"/api/games/{game['id']}/actions", token=ada)["actions"][0]
-        call(second_port, "POST", f"/api/games/{game['id']}/actions", move, token=ada)
-        reply = call(first_port, "GET", f"/api/games/{game['id']}/actions", token=ben)["actions"][0]
-        call(first_port, "POST", f"/api/games/{game['id']}/actions", reply, token=ben)
+        listed = call(second_port, "GET", f"/api/games/{game['id']}/actions", token=ada)
+        call(second_port, "POST", f"/api/games/{game['id']}/actions",
+             {**listed["actions"][0], "version": listed["version"]}, token=ada)
+        listed = call(first_port, "GET", f"/api/games/{game['id']}/actions", token=ben)
+        call(first_port, "POST", f"/api/games/{game['id']}/actions",
+             {**listed["actions"][0], "version": listed["version"]}, token=ben)
         seen_first = call(first_port, "GET", f"/api/games/{game['id']}")
         seen_second = call(second_port, "GET", f"/api/games/{game['id']}")
         assert seen_first == seen_second and len(seen_first["recent"]) == 2

@@ -131,10 +131,11 @@ def test_finished_line_chart_marks_misplaced_cards(client):
     assert figure(client, f"/api/figures/cardline/{game_id}", 409)["error"].startswith("The chart")
     headers = {"Authorization": f"Bearer {token}"}
     for _ in range(100):
-        actions = client.get(f"/api/games/{game_id}/actions", headers=headers).get_json()["actions"]
-        if not actions:
+        listed = client.get(f"/api/games/{game_id}/actions", headers=headers).get_json()
+        if not listed["actions"]:
             break
-        client.post(f"/api/games/{game_id}/actions", headers=headers, json=actions[0])
+        client.post(f"/api/games/{game_id}/actions", headers=headers, json={**listed["actions"][0],
+                                                                             "version": listed["version"]})
     fig = figure(client, f"/api/figures/cardline/{game_id}")
     placed = fig["data"][0]["x"]
     assert placed == sorted(placed)

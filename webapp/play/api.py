@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from webapp.common.http import bearer_token, json_body
 from webapp.common.seats import seat_for_token
-from webapp.errors import AppError
+from webapp.errors import AppError, error_response
 from webapp.extensions import csrf, db
 from webapp.models import Game
 from webapp.play import bp, store
@@ -48,6 +48,23 @@ def parse_seats(raw):
 PERSON_KINDS = ("human", "remote")
 
 
+def observed(game, seat):
+    """Return a seat's observation with the game's version, which its next move must send back."""
+    return {**store.observe(game, seat), "version": game.version}
+
+
+def answered_version(game, data):
+    """Refuse a move that does not name the version it answers, or answers one the game has left (a retry, or
+    another move in between): nothing is played twice, and the client gets the game as it is now."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise AppError(400, "Send 'version', the game's version your move answers (in every observation and in "
+                            "GET .../actions): a move sent twice is then refused instead of played twice.")
+    if version != game.version:
+        raise AppError(409, f"The game has moved on to version {game.version} since version {version}: nothing "
+                            "was played. Here is the game as it is now.")
+
+
 @bp.post("/api/games")
 @csrf.exempt  # API clients authenticate each seat with its token, not a cookie.
 def api_create():
@@ -66,14 +83,14 @@ def api_create():
     game, tokens = ADAPTERS[kind].api_start(data, seats, seed)
     seats = [{"seat": i, "name": s["name"], "kind": s["kind"], **({"token": tokens[i]} if i in tokens else {})}
              for i, s in enumerate(game.seats)]
-    return {"id": game.id, "game": game.kind, "seats": seats, "observation": store.observe(game, None)}, 201
+    return {"id": game.id, "game": game.kind, "seats": seats, "observation": observed(game, None)}, 201
 
 
 @bp.get("/api/games/<game_id>")
 def api_game(game_id):
     """Return the observation for the token's seat, or the spectator's view without a token."""
     game = store.get_game(game_id)
-    return store.observe(game, seat_of_request(game, required=False))
+    return observed(game, seat_of_request(game, required=False))
 
 
 @bp.get("/api/games/<game_id>/version")
@@ -101,7 +118,7 @@ def api_actions(game_id):
     """List the legal actions of the token's seat (empty when it is not their turn)."""
     game = store.get_game(game_id)
     seat = seat_of_request(game, required=True)
-    return {"seat": seat, "actions": store.legal_actions(game, seat)}
+    return {"seat": seat, "version": game.version, "actions": store.legal_actions(game, seat)}
 
 
 @bp.post("/api/games/<game_id>/actions")
@@ -111,5 +128,10 @@ def api_act(game_id):
     data = json_body()
     game = store.get_game(game_id)
     seat = seat_of_request(game, required=True)
-    store.act(game, seat, adapter_for(game).api_action(data.get("action", data)))
-    return store.observe(game, seat)
+    try:
+        answered_version(game, data)
+    except AppError as error:
+        return error_response(error.status, error.message, observation=observed(game, seat))
+    action = data.get("action", {key: value for key, value in data.items() if key != "version"})
+    store.act(game, seat, adapter_for(game).api_action(action))
+    return observed(game, seat)
