@@ -6,6 +6,7 @@ from cards_db.schema import RANGES
 from webapp.cards import bp, names, silhouettes
 from webapp.cards.forms import CardFilterForm, MistakeReportForm
 from webapp.cards.queries import all_periods, get_card, page_of_cards
+from webapp.common.forms import over_limit
 from webapp.extensions import db
 from webapp.models import MistakeReport
 
@@ -41,7 +42,7 @@ def card(slug):
     if found is None:
         abort(404, description=f"There is no card called {slug!r}. Try searching the encyclopedia.")
     form = MistakeReportForm()
-    if form.validate_on_submit():
+    if form.validate_on_submit() and not over_limit(form.message, "report"):
         db.session.add(MistakeReport(
             card_slug=found.slug, field=form.field.data, message=form.message.data.strip(),
             suggested_source=(form.suggested_source.data or "").strip() or None,

@@ -8,6 +8,7 @@ counts one answer per student per turn, and the round's version refuses a stale 
 import secrets
 from collections import Counter
 
+from flask import current_app
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
@@ -16,8 +17,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from webapp.cards.queries import card_values, diets
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
-from webapp.classroom.roster import active_students, as_student, class_of
-from webapp.common import codes, nicknames
+from webapp.classroom.roster import active_students, as_student, class_of, count_students
+from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -53,6 +54,7 @@ def chosen_values(teacher, settings):
 def create_round(teacher, title, round_format, settings, class_id=None, seed=None, values=None):
     """Create a round in its lobby, open to anyone with its code or for one of the teacher's classes; the engine
     state is made now so the cards (or `values` given) are fixed."""
+    limits.use("round", who=f"teacher-{teacher.id}")
     rnd = Round(code=codes.new_code(), teacher_id=teacher.id, title=title, class_id=class_id)
     set_up(rnd, teacher, round_format, settings, seed, values)
     db.session.add(rnd)
@@ -85,6 +87,7 @@ def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="e
         state = FORMATS[QUIZ].new_state(questions, settings, seed=0)
     except InvalidConfig as error:
         raise AppError(400, str(error)) from error
+    limits.use("round", who=f"teacher-{teacher.id}")
     rnd = Round(code=codes.new_code(), teacher_id=teacher.id, format=QUIZ, title=title, settings=settings, state=state,
                 class_id=class_id)
     db.session.add(rnd)
@@ -147,6 +150,7 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
             raise AppError(403, f"To play as {holder.nickname} on this device, type the one-time code your teacher "
                                 "gave you (it works once).")
         return relink(rnd, holder, token)
+    make_room(rnd)
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
@@ -167,6 +171,7 @@ def join_as_pupil(rnd, pupil):
         return relink(rnd, student, token)
     # No moved-device check here: the personal code says who the child is, and the class has one row per pupil.
     fmt = format_of(rnd)
+    make_room(rnd)
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
@@ -175,6 +180,15 @@ def join_as_pupil(rnd, pupil):
                       token_hash=token_hash(token), team=team)
     return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "
                                             "try again.")
+
+
+def make_room(rnd):
+    """Take the round's turn to add a student (joins at once are stored one after another, so teams stay even and
+    the cap holds), and refuse a round that is full."""
+    limits.one_at_a_time(f"join-round-{rnd.id}")
+    room = current_app.config["STUDENTS_PER_ROUND"]
+    if count_students(rnd) >= room:
+        raise AppError(409, f"This round is full: it has room for {room} students. Ask your teacher.")
 
 
 def add_student(rnd, student, token, clash):

@@ -91,6 +91,7 @@ def join():
             return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
     if form.validate_on_submit():
         try:
+            limits.use("join")
             rnd, game_id = guess_code(form.code.data)
             if rnd is None and game_id is None:
                 raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
@@ -130,7 +131,7 @@ def join_as_pupil(code):
         if pupil is None:
             form.pupil.errors.append("Pick your name from the list.")
             status = 400
-        elif (refusal := wrong_personal_code(pupil, form.personal_code.data)) is not None:
+        elif (refusal := quota_or_wrong_code(pupil, form.personal_code.data)) is not None:
             form.personal_code.errors.append(refusal.message)
             status = refusal.status
         else:
@@ -145,10 +146,12 @@ def join_as_pupil(code):
                            class_name=school_class.name), status
 
 
-def wrong_personal_code(pupil, typed):
-    """Return the AppError refusing a pupil's personal code (wrong, or too many wrong tries), or None if right."""
+def quota_or_wrong_code(pupil, typed):
+    """Return the AppError refusing a pupil's join (too many joins from here, a wrong personal code, or too many
+    wrong tries), or None if the code is right."""
     keys = limits.personal_code_keys(pupil.id)
     try:
+        limits.use("join")
         limits.try_guess(keys, f"Too many wrong codes for {pupil.display_name}.")
     except AppError as error:
         return error

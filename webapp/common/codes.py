@@ -25,10 +25,10 @@ def normalise(code):
 PICKS = 20
 
 
-def new_code(alphabet=ALPHABET, length=LENGTH):
+def new_code():
     """Return a join code that no round and no game uses, or refuse with 503 when none is found in PICKS tries."""
     for _ in range(PICKS):
-        code = "".join(secrets.choice(alphabet) for _ in range(length))
+        code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
         if find_round(code) is None and find_game_id(code) is None:
             return code
     raise AppError(503, "Every join code is in use right now. Finished games and rounds free theirs: please try "

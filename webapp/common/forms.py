@@ -9,7 +9,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, ValidationError
 
 from cards_db import schema
+from webapp.common import limits
 from webapp.common.characteristics import CHARACTERISTICS, CHOICES, form_problem
+from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Period
 
@@ -102,3 +104,14 @@ class SeatsForm(FlaskForm):
         return [{"name": (entry.form.name.data or "").strip() or f"Player {index + 1}",
                  "kind": entry.form.kind.data or "human"}
                 for index, entry in enumerate(self.seats_in_play())]
+
+
+def over_limit(field, kind):
+    """Count one creation of `kind` from this address (limits.use); when it is over the school's limit, put the
+    reason beside `field` and say so."""
+    try:
+        limits.use(kind)
+    except AppError as error:
+        field.errors = [*field.errors, error.message]
+        return True
+    return False

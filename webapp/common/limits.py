@@ -161,6 +161,12 @@ def use(kind, who=None):
     db.session.commit()
 
 
+def one_at_a_time(name):
+    """Hold the lock `name` until the request's next commit, so what it reads and then writes (a round's team sizes
+    and head count when a student joins) cannot race another request doing the same."""
+    _row(f"lock:{name}", _fresh_transaction())
+
+
 def _window_name(window):
     return "day" if window >= timedelta(days=1) else "hour"
 

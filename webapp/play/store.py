@@ -9,11 +9,11 @@ import json
 import random
 import secrets
 
-from flask import current_app
-from sqlalchemy import select
+from flask import current_app, has_request_context
+from sqlalchemy import delete, select
 from sqlalchemy.orm.exc import StaleDataError
 
-from webapp.common import codes
+from webapp.common import codes, limits
 from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -37,6 +37,8 @@ def register_gate(app, name, gate):
 
 def create_game(kind, config, seats, mode, settings, seed=None):
     """Start a game of any engine; return (game, {seat: token}) with tokens for the human seats."""
+    if has_request_context():
+        limits.use("game")
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
         state = GAMES[kind].new_game(config, seed)
@@ -140,6 +142,8 @@ def act(game, seat, action):
     except IllegalAction as error:
         raise AppError(409, str(error)) from error
     game.state = run_computer_players(game.kind, state, game.seats, game.seed, step=game.version * 1000)
+    if engine.is_over(game.state):  # nobody joins a finished game: its code goes back for others
+        db.session.execute(delete(JoinCode).where(JoinCode.game_id == game.id))
     try:
         db.session.commit()
     except StaleDataError as error:
