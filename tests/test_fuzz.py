@@ -142,7 +142,7 @@ def test_nul_characters_are_refused_with_a_clear_400(client, method, url, kwargs
 def test_number_lookalikes_get_a_clear_4xx_and_change_nothing(app, client, text):
     for url in ("/timeline", "/charts/sizes", "/charts/weights"):
         response = client.get(url, query_string={"set": text})
-        assert response.status_code == 404 and "no saved card set" in response.get_data(as_text=True)
+        assert response.status_code == 404 and "private or has been deleted" in response.get_data(as_text=True)
     game = new_game(client)
     response = client.post(f"/play/cardline/{game['id']}/place", data={"seat": text, "card": "x", "gap": "0"})
     assert response.status_code == 403

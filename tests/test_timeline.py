@@ -9,7 +9,7 @@ import plotly
 import pytest
 
 from webapp.extensions import db
-from webapp.models import Card, Period
+from webapp.models import Card, CardSet, Period
 
 
 def figure(client, url, status=200):
@@ -84,8 +84,9 @@ def test_figure_json_is_cached_with_an_etag(client):
     ("/api/figures/timeline?cards=no-such-beast", 404, "no card called"),
     ("/api/figures/timeline?cards=" + ",".join(f"c{i}" for i in range(500)), 400, "at most 60"),
     ("/api/figures/timeline?scale=sideways", 400, "'linear' or 'log'"),
-    ("/api/figures/timeline?set=99999", 404, "no saved card set"),
-    ("/api/figures/timeline?set=abc", 404, "no saved card set"),
+    ("/api/figures/timeline?set=99999", 404, "private or has been deleted"),
+    ("/api/figures/timeline?set=abc", 404, "private or has been deleted"),
+    ("/api/figures/timeline?shared=nope", 404, "No card set is shared"),
     ("/api/figures/timeline?game=nope", 404, "no game"),
     ("/api/figures/timeline?deck=dinosaurs", 400, "More than 60"),
     ("/api/figures/timeline?min_mass=heavy", 400, "min_mass"),
@@ -204,17 +205,156 @@ def test_timeline_page_explains_a_bad_choice(client):
     assert response.status_code == 400 and "narrow the filter" in response.get_data(as_text=True)
 
 
-def test_saving_a_card_set_and_using_it(client):
-    response = client.post("/timeline/sets", data={"name": "Giants", "slugs": "argentinosaurus,blue-whale,megalodon"})
-    assert response.status_code == 302
-    set_url = response.headers["Location"]
-    assert "set=" in set_url
-    fig = figure(client, "/api/figures/" + set_url.split("/")[-1].replace("timeline?", "timeline?"))
-    names = {y for t in fig["data"] if t["type"] == "bar" for y in t["y"]}
-    assert {"Argentinosaurus", "Megalodon"} <= names
-    assert "Blue whale" in client.get(set_url).get_data(as_text=True)  # left out: a living animal
-    bad = client.post("/timeline/sets", data={"name": "", "slugs": "stegosaurus"})
-    assert bad.status_code == 400
+def shown_names(client, url):
+    """Return the animals a timeline figure shows as bars."""
+    fig = figure(client, "/api/figures/timeline?" + url.split("?", 1)[1])
+    return {y for t in fig["data"] if t["type"] == "bar" for y in t["y"]} - {"Eras", "Periods"}
+
+
+def saved_set(teacher, name="Giants", slugs="argentinosaurus,blue-whale,megalodon"):
+    """Save cards as a set from the timeline; return the set's timeline address."""
+    response = teacher.post("/timeline/sets", data={"name": name, "slugs": slugs})
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    return response.headers["Location"]
+
+
+def share_link(teacher, set_url):
+    """Share the set open at `set_url`; return its share link as the page shows it (a path on this site)."""
+    set_id = set_url.split("set=")[1]
+    assert teacher.post(f"/timeline/sets/{set_id}", data={"action": "share"}).status_code == 302
+    html = teacher.get(set_url).get_data(as_text=True)
+    return re.search(r'id="share-link"[^>]*value="([^"]*)"', html).group(1).replace("http://localhost", "")
+
+
+def card_set_count(app):
+    with app.app_context():
+        return db.session.query(CardSet).count()
+
+
+def test_a_teacher_saves_a_set_from_the_timeline_and_uses_it(teacher):
+    set_url = saved_set(teacher)
+    assert {"Argentinosaurus", "Megalodon"} <= shown_names(teacher, set_url)
+    html = teacher.get(set_url).get_data(as_text=True)
+    assert "Your card set: Giants" in html and "Private: only you see it." in html
+    assert "Blue whale" in html  # kept in the set, left off the bars: a living animal
+    assert '<option value="1" selected>Giants (3 cards)</option>' in html  # the teacher's own sets to choose from
+    bad = teacher.post("/timeline/sets", data={"name": "   ", "slugs": "stegosaurus"})
+    assert bad.status_code == 400 and "Give the set a name." in bad.get_data(as_text=True)
+    assert teacher.post("/timeline/sets", data={"name": "Beasts", "slugs": "unicorn"}).status_code == 404
+
+
+def test_a_visitor_cannot_save_a_set_and_gets_a_link_with_the_cards_instead(app, client):
+    response = client.post("/timeline/sets", data={"name": "Mine", "slugs": "stegosaurus,tyrannosaurus"})
+    assert response.status_code == 302 and "/teach/login" in response.headers["Location"]
+    assert card_set_count(app) == 0
+    html = client.get("/timeline?cards=Stegosaurus,T. rex,blue whale&scale=log").get_data(as_text=True)
+    link = re.search(r'id="selection-link"[^>]*value="([^"]*)"', html).group(1).replace("&amp;", "&")
+    assert link == "http://localhost/timeline?cards=stegosaurus,tyrannosaurus,blue-whale&scale=log"
+    assert 'data-remember="selection-link"' in html and 'data-copy="selection-link"' in html
+    assert 'action="/timeline/sets"' not in html  # no form that would store anything
+    followed = client.get(link.replace("http://localhost", ""))
+    assert followed.status_code == 200 and "Blue whale" in followed.get_data(as_text=True)
+    assert shown_names(client, link) == {"Stegosaurus", "Tyrannosaurus"}
+
+
+def test_the_public_timeline_lists_no_sets(app, client, classroom):
+    teacher = app.test_client()
+    classroom.register(teacher)
+    saved_set(teacher, name="Ms Teacher's secret list")
+    with app.app_context():  # a set saved anonymously before sets had owners
+        db.session.add(CardSet(name="Posted by a stranger", slugs=["stegosaurus"]))
+        db.session.commit()
+    for url in ("/timeline", "/timeline?set=1", "/timeline?set=2", "/charts/sizes", "/timeline/gap"):
+        html = client.get(url).get_data(as_text=True)
+        assert "secret list" not in html and "Posted by a stranger" not in html
+        assert 'name="set"' not in html
+
+
+@pytest.mark.parametrize("who", ["visitor", "another teacher"])
+def test_a_set_opens_only_for_its_teacher(app, client, classroom, who):
+    owner = app.test_client()
+    classroom.register(owner)
+    set_url = saved_set(owner)
+    if who == "another teacher":
+        classroom.register(client, email="colleague@school.org")
+    for url in (set_url, "/api/figures/" + set_url.lstrip("/"), set_url.replace("timeline", "charts/sizes")):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "private or has been deleted" in response.get_data(as_text=True)
+        assert "Giants" not in response.get_data(as_text=True)
+    assert owner.get(set_url).status_code == 200
+    assert client.post(f"/timeline/sets/{set_url.split('=')[1]}", data={"action": "delete"}).status_code in (302, 404)
+    assert card_set_count(app) == 1
+
+
+def test_a_set_saved_before_sets_had_owners_is_shown_to_nobody(app, client, teacher):
+    with app.app_context():
+        old = CardSet(name="Anonymous", slugs=["stegosaurus"])
+        db.session.add(old)
+        db.session.commit()
+        old_id = old.id
+    for viewer in (client, teacher):
+        assert viewer.get(f"/timeline?set={old_id}").status_code == 404
+    assert teacher.post(f"/timeline/sets/{old_id}", data={"action": "share"}).status_code == 404
+    assert card_set_count(app) == 1  # kept: the retention job decides when it goes
+
+
+def test_a_shared_set_opens_for_anyone_and_a_colleague_copies_it(app, client, classroom, teacher):
+    set_url = saved_set(teacher)
+    link = share_link(teacher, set_url)
+    assert link.startswith("/timeline?shared=") and len(link.split("=")[1]) == 10
+    assert "Stop sharing" in teacher.get(set_url).get_data(as_text=True)
+    visitor = app.test_client()
+    page = visitor.get(link)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "A card set shared with you: Giants" in html and "log in</a> to copy" in html
+    assert {"Argentinosaurus", "Megalodon"} <= shown_names(visitor, link)
+    assert visitor.post("/timeline/shared/" + link.split("=")[1]).status_code == 302  # to the log-in page
+    assert card_set_count(app) == 1
+    colleague = app.test_client()
+    classroom.register(colleague, email="colleague@school.org")
+    assert "Copy it into my card sets" in colleague.get(link).get_data(as_text=True)
+    copied = colleague.post("/timeline/shared/" + link.split("=")[1])
+    copy_url = copied.headers["Location"]
+    assert copy_url != set_url and "Your card set: Giants" in colleague.get(copy_url).get_data(as_text=True)
+    assert "Giants" in colleague.get("/teach/").get_data(as_text=True)
+    assert colleague.get(set_url).status_code == 404  # the copy is theirs; the original stays the owner's
+    teacher.post(f"/timeline/sets/{set_url.split('=')[1]}", data={"action": "unshare"})
+    assert visitor.get(link).status_code == 404 and "No card set is shared" in visitor.get(link).get_data(as_text=True)
+    assert colleague.get(copy_url).status_code == 200  # their copy stays
+    again = share_link(teacher, set_url)
+    assert again != link and visitor.get(again).status_code == 200
+
+
+def test_a_teacher_renames_and_deletes_their_set(app, teacher):
+    set_url = saved_set(teacher)
+    set_id = set_url.split("=")[1]
+    renamed = teacher.post(f"/timeline/sets/{set_id}", data={"action": "rename", "rename-name": "  Big beasts "})
+    assert renamed.status_code == 302
+    assert "Your card set: Big beasts" in teacher.get(set_url).get_data(as_text=True)
+    for name, message in (("", "Give the set a name."), ("x" * 81, "at most 80 characters")):
+        refused = teacher.post(f"/timeline/sets/{set_id}", data={"action": "rename", "rename-name": name})
+        html = refused.get_data(as_text=True)
+        assert refused.status_code == 400 and message in html and 'id="rename-name"' in html
+        assert 'href="/timeline?set=' in html and "/timeline/sets/" + set_id + "?" not in html  # links to the page
+    assert teacher.post(f"/timeline/sets/{set_id}", data={"action": "burn"}).status_code == 400
+    deleted = teacher.post(f"/timeline/sets/{set_id}", data={"action": "delete"})
+    assert deleted.status_code == 302 and "Big beasts is deleted" in teacher.get(deleted.headers["Location"]).get_data(as_text=True)
+    assert card_set_count(app) == 0
+    assert teacher.get(set_url).status_code == 404
+
+
+def test_a_round_made_from_a_set_keeps_its_cards_when_the_set_is_deleted(app, classroom, teacher):
+    set_url = saved_set(teacher, name="Big ones", slugs="stegosaurus,tyrannosaurus,brachiosaurus,triceratops")
+    set_id = set_url.split("=")[1]
+    assert f'<option value="{set_id}">Big ones</option>' in teacher.get("/teach/rounds/new").get_data(as_text=True)
+    url, _code = classroom.new_round(teacher, choice="set", card_set=set_id, count="3")
+    cards = set(classroom.round(url).state["values"])
+    assert cards <= {"stegosaurus", "tyrannosaurus", "brachiosaurus", "triceratops"}
+    teacher.post(f"/timeline/sets/{set_id}", data={"action": "delete"})
+    assert set(classroom.round(url).state["values"]) == cards and teacher.get(url).status_code == 200
+    again = teacher.post(url + "/reuse", data={"action": "duplicate"})  # its cards came from the set: a clear 400
+    assert again.status_code == 400 and "card sets" in again.get_data(as_text=True)
 
 
 def test_plotly_js_is_served_locally_gzipped_and_cached_for_a_year(client):

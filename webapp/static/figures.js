@@ -45,3 +45,41 @@
     }, 300);
   });
 })();
+
+// The timeline's "Save this selection": a link copied is also remembered in this browser (the last
+// five), so a visitor finds their selections again without anything stored on the server.
+(function () {
+  const box = document.querySelector(".remembered-selections");
+  if (!box) return;
+  const key = "deep-time-cards-selections";
+  const read = () => {
+    try { return (JSON.parse(localStorage.getItem(key)) || []).filter(isTimelineLink); } catch (error) { return []; }
+  };
+  function isTimelineLink(entry) {
+    try {
+      const url = new URL(entry.link, window.location.origin);
+      return url.origin === window.location.origin && url.pathname === "/timeline" && typeof entry.label === "string";
+    } catch (error) { return false; }
+  }
+  function show(entries) {
+    const list = box.querySelector("ul");
+    list.replaceChildren(...entries.map((entry) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = entry.link;
+      link.textContent = entry.label;
+      item.append(link);
+      return item;
+    }));
+    box.hidden = entries.length === 0;
+  }
+  show(read());
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-remember]");
+    if (!button) return;
+    const entry = { link: document.getElementById(button.dataset.remember).value, label: button.dataset.label };
+    const entries = [entry, ...read().filter((old) => old.link !== entry.link)].slice(0, 5);
+    try { localStorage.setItem(key, JSON.stringify(entries)); } catch (error) { /* private mode: nothing kept */ }
+    show(entries);
+  });
+})();

@@ -1,7 +1,7 @@
 """Which cards a timeline or chart shows, chosen by a request: a list, a saved set, a game's face-up cards, a filter."""
 
 import pandas as pd
-from flask import url_for
+from flask import g, url_for
 from sqlalchemy import select
 
 from webapp.cards.forms import CardFilterForm
@@ -11,10 +11,10 @@ from webapp.common.forms import whole_number
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.filters import large_type
-from webapp.models import Card, CardSet, Extinction
+from webapp.models import Card, Extinction
 from webapp.play.adapters import face_up_slugs
 from webapp.play.store import get_game
-from webapp.timeline import figures
+from webapp.timeline import card_sets, figures
 
 MAX_CARDS = 60
 DEFAULT_CARDS = ["anomalocaris", "dunkleosteus", "meganeura", "dimetrodon", "stegosaurus",
@@ -77,19 +77,33 @@ def slugs_named(names):
     return list(dict.fromkeys(slugs))
 
 
-def selected_cards(args, default=DEFAULT_CARDS):
-    """Return the cards a request chose: by name list, saved set, a round, a filter, or the default."""
+def asked_names(args):
+    """Return the animals a request lists by name (`cards`, in one box or several), blanks left out."""
     asked = ",".join(args.getlist("cards")) if hasattr(args, "getlist") else args.get("cards", "")
-    if asked.strip(", "):
-        wanted = [s.strip() for s in asked.split(",") if s.strip()]
+    return [s.strip() for s in asked.split(",") if s.strip()]
+
+
+def chosen_set(args):
+    """Return the card set a request opens: the logged-in teacher's own (`set`), or one shared with a link
+    (`shared`); None when it names neither, or lists cards (a list comes first)."""
+    if asked_names(args):
+        return None
+    if args.get("set"):
+        return card_sets.own_set(args["set"], g.get("teacher"))
+    if args.get("shared"):
+        return card_sets.shared_set(args["shared"])
+    return None
+
+
+def selected_cards(args, default=DEFAULT_CARDS):
+    """Return the cards a request chose: by name list, card set, a round, a filter, or the default."""
+    wanted = asked_names(args)
+    if wanted:
         if len(wanted) > MAX_CARDS:
             raise AppError(400, f"Choose at most {MAX_CARDS} cards; {len(wanted)} were asked for.")
         return cards_by_slugs(slugs_named(wanted))
-    if args.get("set"):
-        set_id = whole_number(args["set"])
-        card_set = db.session.get(CardSet, set_id) if set_id is not None else None
-        if card_set is None:
-            raise AppError(404, "There is no saved card set with that number.")
+    card_set = chosen_set(args)
+    if card_set is not None:
         return cards_by_slugs(card_set.slugs[:MAX_CARDS])
     if args.get("game"):
         # Only cards the game shows face up to anyone watching: never a hand, the deck or a face-down card.
@@ -144,9 +158,9 @@ def time_span(args, periods, cards, scale):
     return figures.fitted_span(cards, periods, scale)
 
 
-def timeline_figure(args):
-    """Return (figure, dated cards, left-out names) for a request's card choice."""
-    dated, left_out = split_dated(selected_cards(args))
+def timeline_figure(args, cards=None):
+    """Return (figure, dated cards, left-out names) for a request's card choice (or the `cards` it chose)."""
+    dated, left_out = split_dated(selected_cards(args) if cards is None else cards)
     dated.sort(key=lambda c: (-c.first_appearance_ma, c.common_name))
     periods, cards, scale = period_frame(), card_frame(dated), scale_of(args)
     figure = figures.timeline(periods, cards, extinction_frame(), scale, large_type(), chart_width(args),

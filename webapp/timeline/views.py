@@ -1,21 +1,24 @@
 """Deep time made visible: the timeline, time gaps, period pages and charts."""
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
 
+from webapp.auth.access import teacher_required
 from webapp.cards.forms import CardFilterForm
 from webapp.cards.names import common_names
 from webapp.cards.queries import all_eras, all_periods
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Card, CardSet, Extinction
-from webapp.timeline import bp, figures
-from webapp.timeline.forms import CardSetForm
+from webapp.models import Card, Extinction
+from webapp.timeline import bp, card_sets, figures
+from webapp.timeline.forms import CardSetForm, CardSetNameForm
 from webapp.timeline.selection import (
     MAX_CARDS,
     card_frame,
     cards_by_slugs,
     chart_cards,
+    chosen_set,
     extinction_frame,
     selected_cards,
     split_dated,
@@ -26,40 +29,103 @@ from webapp.timeline.selection import (
 @bp.get("/timeline")
 def timeline():
     """Show the interactive timeline of the twelve periods with the chosen cards on it."""
-    figure_error = None
+    return timeline_page(request.args)
+
+
+def timeline_page(args, save_form=None, name_form=None, status=200):
+    """Render the timeline for a card choice, with the card set it opened and the ways to keep the choice."""
+    figure_error, card_set, chosen = None, None, []
     try:
-        _, dated, left_out = timeline_figure(request.args)
+        card_set = chosen_set(args)
+        chosen = selected_cards(args)
+        _, dated, left_out = timeline_figure(args, chosen)
     except AppError as error:
         figure_error, dated, left_out = error, [], []
-    form = CardFilterForm(request.args)
-    context = {"cards": dated, "left_out": left_out, "form": form, "set_form": CardSetForm(),
-               "sets": db.session.scalars(select(CardSet).order_by(CardSet.id.desc()).limit(30)).all(),
+    teacher = g.get("teacher")
+    own = card_set if card_set is not None and teacher is not None and card_set.teacher_id == teacher.id else None
+    context = {"cards": dated, "left_out": left_out, "form": CardFilterForm(args), "error": figure_error,
+               "set_form": save_form or CardSetForm(formdata=None),
+               "name_form": name_form or CardSetNameForm(formdata=None, prefix="rename",
+                                                         data={"name": own.name if own else ""}),
+               "sets": card_sets.teacher_sets(teacher) if teacher else [], "own_set": own,
+               "shared_set": card_set if card_set is not None and own is None else None,
+               "share_link": url_for("timeline.timeline", shared=own.share_code, _external=True)
+               if own and own.share_code else None,
+               "selection_link": selection_link(chosen, args) if chosen else None,
+               "selection_slugs": ",".join(card.slug for card in chosen),
+               "selection_label": ", ".join(card.common_name for card in chosen),
                "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(all_periods()),
-               "zoom": request.args.get("zoom", "cards"), "scale": request.args.get("scale", "linear"),
-               "figure_url": url_for("timeline.timeline_json", **query_args()), "error": figure_error}
-    return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else 200
+               "zoom": args.get("zoom", "cards"), "scale": args.get("scale", "linear"),
+               "page_args": query_args(args), "figure_url": url_for("timeline.timeline_json", **query_args(args))}
+    return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else status
 
 
-def query_args():
+def selection_link(cards, args):
+    """Return the address of the timeline with these cards (and the axis and zoom chosen): a selection anyone keeps
+    as a link, nothing stored on the server."""
+    shown = {key: args[key] for key in ("scale", "zoom") if args.get(key) not in (None, "", "linear", "cards")}
+    return url_for("timeline.timeline", cards=",".join(card.slug for card in cards), **shown, _external=True)
+
+
+def query_args(args=None):
     """Return the query string as keyword arguments, the animals typed in several boxes joined into one list."""
-    args = request.args.to_dict()
-    if "cards" in request.args:
-        args["cards"] = ",".join(name for name in request.args.getlist("cards") if name.strip())
-    return args
+    args = request.args if args is None else args
+    joined = args.to_dict() if hasattr(args, "to_dict") else dict(args)
+    if hasattr(args, "getlist") and "cards" in args:
+        joined["cards"] = ",".join(name for name in args.getlist("cards") if name.strip())
+    return joined
 
 
 @bp.post("/timeline/sets")
+@teacher_required
 def save_set():
-    """Save the chosen cards as a named set and show it on the timeline."""
+    """Keep the chosen cards as one of the teacher's card sets, and open it on the timeline."""
     form = CardSetForm()
+    slugs = [s for s in (form.slugs.data or "").split(",") if s][:MAX_CARDS]
     if not form.validate_on_submit():
-        raise AppError(400, " ".join(e for errors in form.errors.values() for e in errors))
-    slugs = [s for s in form.slugs.data.split(",") if s][:MAX_CARDS]
+        return timeline_page(MultiDict({"cards": ",".join(slugs)}), save_form=form, status=400)
     cards_by_slugs(slugs)
-    card_set = CardSet(name=form.name.data.strip(), slugs=slugs)
-    db.session.add(card_set)
-    db.session.commit()
+    card_set = card_sets.save(g.teacher, form.name.data, slugs)
+    flash(f"{card_set.name} is one of your card sets now: only you see it until you share it.")
     return redirect(url_for("timeline.timeline", set=card_set.id))
+
+
+@bp.post("/timeline/sets/<id:set_id>")
+@teacher_required
+def set_action(set_id):
+    """Rename, share, stop sharing or delete one of the teacher's card sets."""
+    card_set = card_sets.own_set(set_id, g.teacher)
+    action = request.form.get("action", "")
+    if action == "rename":
+        form = CardSetNameForm(prefix="rename")
+        if not form.validate_on_submit():
+            return timeline_page(MultiDict({"set": str(card_set.id)}), name_form=form, status=400)
+        card_sets.rename(card_set, form.name.data)
+        flash(f"The set is called {card_set.name} now.")
+    elif action == "share":
+        card_sets.share(card_set)
+        flash("Anyone with the share link below can open the set on the timeline, and a colleague can copy it "
+              "into their own card sets.")
+    elif action == "unshare":
+        card_sets.stop_sharing(card_set)
+        flash("The set is private again: its share link no longer opens it.")
+    elif action == "delete":
+        name = card_set.name
+        card_sets.delete(card_set)
+        flash(f"{name} is deleted. Rounds made from it keep their cards; a copy of one of them needs another set.")
+        return redirect(url_for("timeline.timeline"))
+    else:
+        raise AppError(400, "Choose rename, share, unshare or delete.")
+    return redirect(url_for("timeline.timeline", set=card_set.id))
+
+
+@bp.post("/timeline/shared/<code>")
+@teacher_required
+def copy_shared_set(code):
+    """Copy a set a colleague shared into the teacher's own card sets, and open the copy."""
+    copy = card_sets.copy_for(card_sets.shared_set(code), g.teacher)
+    flash(f"{copy.name} is one of your card sets now: only you see your copy until you share it.")
+    return redirect(url_for("timeline.timeline", set=copy.id))
 
 
 GAP_EXAMPLE = ["stegosaurus", "tyrannosaurus"]
