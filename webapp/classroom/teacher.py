@@ -3,7 +3,6 @@
 import io
 
 from flask import flash, g, redirect, render_template, request, send_file, url_for
-from sqlalchemy import select
 
 from webapp.auth.access import teacher_required
 from webapp.cards import names
@@ -17,13 +16,12 @@ from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
 from webapp.errors import AppError
-from webapp.extensions import db
-from webapp.models import CardSet
+from webapp.timeline import card_sets
 
 
 def teacher_sets():
     """Return the logged-in teacher's card sets."""
-    return db.session.scalars(select(CardSet).where(CardSet.teacher_id == g.teacher.id).order_by(CardSet.name)).all()
+    return card_sets.teacher_sets(g.teacher)
 
 
 @bp.get("/teach/")
@@ -35,15 +33,24 @@ def dashboard():
                            archived=archived, sets=teacher_sets(), set_form=TeacherCardSetForm(), formats=FORMATS)
 
 
+def filled_in(form, wanted):
+    """Say whether a new set has a name and cards, not spaces and commas alone; say which is missing beside it."""
+    if not form.name.data.strip():
+        form.name.errors.append("Give the set a name.")
+    if not wanted:
+        form.cards.errors.append("List some cards.")
+    return bool(form.name.data.strip() and wanted)
+
+
 @bp.post("/teach/sets")
 @teacher_required
 def save_set():
     """Save a card set from a list of card names or slugs."""
     form = TeacherCardSetForm()
-    if not form.validate_on_submit():
+    wanted = [w.strip() for w in (form.cards.data or "").replace("\n", ",").split(",") if w.strip()]
+    if not form.validate_on_submit() or not filled_in(form, wanted):
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
                                set_form=form, formats=FORMATS), 400
-    wanted = [w.strip() for w in form.cards.data.replace("\n", ",").split(",") if w.strip()]
     # The names people type, as the encyclopedia reads them: any case, nicknames (T rex, trike), small typos.
     index = names.name_index()
     found = {w: names.find_slug(w, index) for w in wanted}
@@ -54,9 +61,8 @@ def save_set():
         form.cards.errors.append(f"Not a card: {', '.join(hints)}.")
         return render_template("classroom/teacher/dashboard.html", rounds=results.teacher_rounds(g.teacher), sets=teacher_sets(),
                                set_form=form, formats=FORMATS), 400
-    slugs = list(dict.fromkeys(found[w] for w in wanted))
-    db.session.add(CardSet(name=form.name.data.strip(), slugs=slugs, teacher_id=g.teacher.id))
-    db.session.commit()
+    card_set = card_sets.save(g.teacher, form.name.data.strip(), list(dict.fromkeys(found[w] for w in wanted)))
+    flash(f"{card_set.name} is one of your card sets: only you see it until you share it from its timeline.")
     return redirect(url_for("classroom.dashboard"))
 
 
