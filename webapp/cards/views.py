@@ -42,7 +42,9 @@ def card(slug):
     if found is None:
         abort(404, description=f"There is no card called {slug!r}. Try searching the encyclopedia.")
     form = MistakeReportForm()
-    if form.validate_on_submit() and not over_limit(form.message, "report"):
+    valid = form.validate_on_submit()
+    limited = valid and over_limit(form.message, "report")
+    if valid and not limited:
         db.session.add(MistakeReport(
             card_slug=found.slug, field=form.field.data, message=form.message.data.strip(),
             suggested_source=(form.suggested_source.data or "").strip() or None,
@@ -52,7 +54,7 @@ def card(slug):
         return redirect(url_for("cards.card", slug=found.slug, _anchor="report"))
     periods = all_periods()
     background, ink = card_colours(found, periods)
-    status = 400 if form.errors else 200
+    status = 429 if limited else 400 if form.errors else 200
     return render_template(
         "cards/card.html", card=found, form=form, periods=periods, works=found.works_by_field(), ranges=RANGES,
         background=background, ink=ink,

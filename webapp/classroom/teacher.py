@@ -91,7 +91,7 @@ def new_round():
                                       form.class_id())
         except AppError as error:
             form.choice.errors.append(error.message)
-            return render_template("classroom/teacher/new_round.html", form=form), 400
+            return render_template("classroom/teacher/new_round.html", form=form), error.status
         return redirect(url_for("classroom.round_page", round_id=rnd.id))
     return render_template("classroom/teacher/new_round.html", form=form), 400 if form.errors else 200
 

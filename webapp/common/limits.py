@@ -48,7 +48,7 @@ class Backoff:
     def wait(self, count):
         """Return the seconds the next try waits after `count` wrong ones."""
         over = count - self.allowed_free()
-        return 0.0 if over <= 0 else min(self.ceiling, self.first * 2 ** (over - 1))
+        return 0.0 if over < 0 else min(self.ceiling, self.first * 2 ** over)
 
 
 CODE_ADDRESS = Backoff("FREE_CODE_GUESSES", 40, 1, 60, timedelta(minutes=10))
@@ -106,10 +106,9 @@ def _row(key, at):
 
 
 def _fresh_transaction():
-    """End the request's reading so far and return the time: SQLite cannot turn a reader that others wrote past into
-    a writer, so each count starts a transaction of its own."""
+    """End the request's reading so far: SQLite cannot turn a reader that others wrote past into a writer, so each
+    count starts a transaction of its own."""
     db.session.commit()
-    return now()
 
 
 def _aware(moment):
@@ -119,8 +118,9 @@ def _aware(moment):
 def try_guess(keys, message="Too many wrong tries."):
     """Count a guess as wrong on every counter of `keys` (from code_keys, password_keys...) before it is checked,
     or refuse it with 429 while one of them must still wait; call guess_was_right when it proves right."""
-    at = _fresh_transaction()
-    rows = [(_row(key, at), backoff) for key, backoff in keys]
+    _fresh_transaction()
+    rows = [(_row(key, now()), backoff) for key, backoff in keys]
+    at = now()  # read once every counter is locked: a request that waited for the lock must not see the future
     waits = [(_aware(row.next_at) - at).total_seconds() for row, _ in rows if row.next_at and _aware(row.next_at) > at]
     if waits:
         db.session.commit()
@@ -136,9 +136,10 @@ def try_guess(keys, message="Too many wrong tries."):
 
 def guess_was_right(keys):
     """Take back the wrong try try_guess counted: a right guess never slows anyone."""
-    at = _fresh_transaction()
+    _fresh_transaction()
     for key, backoff in keys:
-        row = _row(key, at)
+        row = _row(key, now())
+        at = now()
         row.count = max(0, row.count - 1)
         row.next_at = at + timedelta(seconds=backoff.wait(row.count))
     db.session.commit()
@@ -148,8 +149,9 @@ def use(kind, who=None):
     """Count one creation of `kind` (see QUOTAS) by this address, or by `who` (a teacher); refuse with 429 once
     the school's limit for the window is reached."""
     setting, window, what = QUOTAS[kind]
-    limit, at = current_app.config[setting], _fresh_transaction()
-    row = _row(f"{kind}:{who if who is not None else address()}", at)
+    _fresh_transaction()
+    row = _row(f"{kind}:{who if who is not None else address()}", now())
+    limit, at = current_app.config[setting], now()
     if at - _aware(row.started_at) >= window:
         row.count, row.started_at = 0, at
     if row.count >= limit:
@@ -164,7 +166,8 @@ def use(kind, who=None):
 def one_at_a_time(name):
     """Hold the lock `name` until the request's next commit, so what it reads and then writes (a round's team sizes
     and head count when a student joins) cannot race another request doing the same."""
-    _row(f"lock:{name}", _fresh_transaction())
+    _fresh_transaction()
+    _row(f"lock:{name}", now())
 
 
 def _window_name(window):
