@@ -221,3 +221,13 @@ def test_thirty_two_children_joining_at_once_make_four_even_teams(app, classroom
     with app.app_context():
         teams = Counter(db.session.scalars(select(Student.team).where(Student.removed.is_(False))))
     assert sorted(teams.values()) == [8, 8, 8, 8]
+
+
+def test_the_readme_lists_every_school_setting_with_its_default():
+    from pathlib import Path
+
+    from webapp.config import SCHOOL_SETTINGS
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    for name, (default, _meaning) in SCHOOL_SETTINGS.items():
+        assert f"| `{name}` | {default} |" in readme, name
