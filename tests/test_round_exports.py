@@ -3,9 +3,12 @@
 import codecs
 import csv
 import io
+import re
+import zipfile
 
 import pandas as pd
 import pytest
+from conftest import posted
 from markupsafe import escape
 
 from webapp.classroom.formats import FORMATS
@@ -147,3 +150,109 @@ def test_an_unknown_table_is_a_clear_404(classroom, app, teacher):
     url, _code, _students = classroom.play_started(teacher, count="3")
     response = teacher.get(url + "/results.csv?table=secrets")
     assert response.status_code == 404 and "no table called" in response.get_data(as_text=True)
+
+
+# A spreadsheet runs a cell starting with = + - @ (or a tab or carriage return) as a formula (OWASP "CSV injection").
+@pytest.mark.parametrize(("value", "written"), [
+    ("=1+1", "'=1+1"), ("-2-3", "'-2-3"), ("+44 20 7946 0000", "'+44 20 7946 0000"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\t=1+1", "'\t=1+1"), ("\r=1+1", "'\r=1+1"), ("Ada", "Ada"), ("Jean-Luc", "Jean-Luc"), ("", ""),
+])
+def test_a_text_cell_a_spreadsheet_would_run_gets_an_apostrophe(value, written):
+    from webapp.classroom.exports import csv_bytes
+
+    table = pd.DataFrame({"student": [value], "points": [-2], "seconds": [-1.5]})
+    row = next(csv.DictReader(io.StringIO(csv_bytes(table).decode("utf-8-sig"), newline="")))
+    assert row == {"student": written, "points": "-2", "seconds": "-1.5"}  # numbers stay numbers
+
+
+def rename_students(app, url, names):
+    """Give the round's students these nicknames in the database: the nickname rule may refuse them at the door,
+    and the files must be safe for names stored before it (or changed since)."""
+    with app.app_context():
+        from webapp.models import Student
+
+        students = db.session.query(Student).filter_by(round_id=int(url.rsplit("/", 1)[1])).order_by(Student.id)
+        for student, name in zip(students, names, strict=True):
+            student.nickname = name
+        db.session.commit()
+
+
+FORMULAS = ["-2-3", "=1+1"]
+
+
+def test_nicknames_and_a_title_that_look_like_formulas_are_text_in_the_csv(classroom, app, teacher):
+    url, code, (first, _second) = classroom.play_started(teacher, ("Ada", "Ben"), count="3", title="@SUM(A1)")
+    rename_students(app, url, FORMULAS)
+    first.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/control", data={"action": "reveal"})
+    answers = csv_rows(teacher, url)
+    assert [row["student"] for row in answers] == ["'-2-3", "'=1+1"]
+    assert {row["round"] for row in answers} == {"'@SUM(A1)"}
+    students = csv_rows(teacher, url, "students")
+    assert sorted(row["student"] for row in students) == ["'-2-3", "'=1+1"]
+    assert all(row["points"].isdigit() and row["out_of"] == "1" for row in students)  # numbers stay numbers
+
+
+def test_the_workbook_writes_formula_like_text_as_text(classroom, app, teacher):
+    import openpyxl
+
+    url, code, (first, _second) = classroom.play_started(teacher, ("Ada", "Ben"), count="3", title="=1+1")
+    rename_students(app, url, FORMULAS)
+    first.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/control", data={"action": "reveal"})
+    book = openpyxl.load_workbook(io.BytesIO(download(teacher, url, "/results.xlsx").get_data()))
+    cells = [cell for row in book["Answers"].iter_rows(min_row=2) for cell in row]
+    by_value = {cell.value: cell for cell in cells}
+    for text in ["=1+1", *FORMULAS]:  # kept as typed, stored as text (openpyxl alone makes "=1+1" a formula)
+        assert by_value[text].data_type == "s" and by_value[text].quotePrefix
+    assert not [cell for cell in cells if cell.data_type == "f"]
+    numbers = [cell for cell in cells if cell.column_letter == "C"]  # card_number
+    assert all(cell.data_type == "n" and not cell.quotePrefix for cell in numbers)
+
+
+def test_a_teachers_question_and_options_that_look_like_formulas_are_text_in_the_csv(classroom, app, teacher):
+    teacher.post("/teach/questions/new/choice", data={
+        "choice-prompt": "@SUM(A1)", "choice-option_1": "=1+1", "choice-option_2": "-2-3", "choice-right": "1"})
+    with app.app_context():
+        from webapp.models import TeacherQuestion
+
+        question_id = db.session.scalar(db.select(TeacherQuestion.id))
+    url = posted(teacher, "/teach/questions/live", {"question": str(question_id), "title": "Formulas", "generated": "0",
+                                                    "turn_seconds": "0", "leaderboard": "every"})
+    code = re.search(r'class="join-code"[^>]*>(\w+)<', teacher.get(url).get_data(as_text=True)).group(1)
+    ada = classroom.join(code, "Ada")
+    teacher.post(url + "/control", data={"action": "start"})
+    option = re.search(r'name="gap" value="([^"]+)"', ada.get(f"/r/{code}").get_data(as_text=True))
+    ada.post(f"/r/{code}/answer", data={"gap": option.group(1) if option else "0"})
+    teacher.post(url + "/control", data={"action": "reveal"})
+    row = csv_rows(teacher, url)[0]
+    assert row["question"] == "'@SUM(A1)" and row["right_answer"] == "'=1+1"
+    assert row["answer"] in ("'=1+1", "'-2-3")
+
+
+def test_a_class_progress_and_its_archive_keep_formula_like_names_as_text(classroom, app, teacher):
+    class_url, pupils = classroom.new_class(teacher, roster="Ava Kowalski\nBen Ng")
+    url, code = classroom.class_round(teacher, class_url, count="3", title="+1 weights")
+    (ava_name, ava_pupil), (ben_name, ben_pupil) = sorted(pupils.items())
+    with app.app_context():  # a roster name stored before the nickname rule (or changed since)
+        from webapp.models import Pupil
+
+        db.session.get(Pupil, ava_pupil[0]).display_name = "=1+1"
+        db.session.commit()
+    ava = classroom.join_as_pupil(code, ava_pupil)
+    classroom.join_as_pupil(code, ben_pupil)
+    teacher.post(url + "/control", data={"action": "start"})
+    ava.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/control", data={"action": "reveal"})
+    teacher.post(url + "/control", data={"action": "end"})
+    progress = teacher.get(class_url + "/progress.csv")
+    assert progress.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(progress.get_data().decode("utf-8-sig"))))
+    assert "'=1+1" in {row["pupil"] for row in rows} and "=1+1" not in {row["pupil"] for row in rows}
+    assert {row["round"] for row in rows} == {"'+1 weights"}
+    archive = zipfile.ZipFile(io.BytesIO(teacher.get(class_url + "/export.zip").get_data()))
+    roster = list(csv.DictReader(io.StringIO(archive.read("roster.csv").decode("utf-8-sig"))))
+    assert sorted(row["pupil"] for row in roster) == sorted(["'=1+1", ben_name]) and ava_name != "=1+1"
+    every_cell = [cell for name in archive.namelist()
+                  for row in csv.reader(io.StringIO(archive.read(name).decode("utf-8-sig"))) for cell in row]
+    assert not [cell for cell in every_cell if cell[:1] in ("=", "+", "-", "@")]

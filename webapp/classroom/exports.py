@@ -73,9 +73,42 @@ def students_table(board, team_names):
     return table if table["team"].notna().any() else table.drop(columns="team")
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"): a student called
+# "=1+1" or "-2-3", or a question "@SUM(A1)", would be computed, or worse, when the teacher opens the file.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(value):
+    """Return a text value a spreadsheet would read as a formula with a leading apostrophe (shown as typed,
+    never run); anything else, numbers included, as it is."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def neutralised(frame):
+    """Return the table with every text cell a spreadsheet would run as a formula made plain text; numbers stay
+    numbers."""
+    frame = frame.copy()
+    for column in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[column]):
+            frame[column] = frame[column].map(as_text)
+    frame.columns = [as_text(column) for column in frame.columns]
+    return frame
+
+
 def csv_bytes(frame):
-    """Return the table as CSV in UTF-8 with a byte-order mark, so a spreadsheet on Windows reads "Zoë" right."""
-    return frame.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
+    """Return the table as CSV in UTF-8 with a byte-order mark, so a spreadsheet on Windows reads "Zoë" right, its
+    text cells never read as formulas."""
+    return neutralised(frame).to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
+
+
+def text_stays_text(sheet):
+    """Make every text cell of a sheet plain text: openpyxl stores a string starting with "=" as a formula, and
+    a quote prefix keeps a cell text when someone edits it."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str) and cell.value.startswith(FORMULA_STARTS):
+                cell.data_type = "s"
+                cell.quotePrefix = True
 
 
 def xlsx_bytes(tables):
@@ -86,6 +119,7 @@ def xlsx_bytes(tables):
             sheet_name = name[:31].capitalize()
             frame.to_excel(writer, sheet_name=sheet_name, index=False)
             sheet = writer.sheets[sheet_name]
+            text_stays_text(sheet)
             sheet.freeze_panes = "A2"
             for index, column in enumerate(frame.columns, start=1):
                 widest = max([len(str(column)), *(len(str(v)) for v in frame[column].head(500))])
