@@ -3,6 +3,7 @@
 import json
 import os
 import re
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -298,3 +299,194 @@ def test_every_cardline_setting_starts_or_explains(client, deck, characteristic,
     assert response.status_code in (302, 400), response.get_data(as_text=True)[:300]
     if response.status_code == 302:
         assert client.get(response.headers["Location"]).status_code == 200
+
+
+# Deep nesting and lone surrogates: "[" * 100000 made the JSON parser give up with a RecursionError (a 500), and a
+# seat named "A\ud800" was stored, after which the game's board could never be drawn (UTF-8 has no such character).
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def game_count(app):
+    with app.app_context():
+        return db.session.query(Game).count()
+
+
+def api_move(client, game, body, seat=0):
+    """Post a raw JSON body as a move for one seat of a game made by new_game."""
+    return client.post(f"/api/games/{game['id']}/actions", data=body, content_type="application/json",
+                       headers={"Authorization": f"Bearer {game['seats'][seat]['token']}"})
+
+
+@pytest.mark.parametrize("body", [DEEP, '{"seats": ' + DEEP + "}", '{"action": {"cards": ' + DEEP + "}}",
+                                  '{"x": ' + "[" * 32 + "]" * 32 + "}", '{"a": ' + "{\"b\": " * 40 + "1" + "}" * 41])
+@pytest.mark.parametrize("endpoint", ["create", "move"])
+def test_deeply_nested_json_is_a_clear_400_and_changes_nothing(app, client, body, endpoint):
+    game = new_game(client)
+    before, games = stored(app, game["id"]), game_count(app)
+    response = client.post("/api/games", data=body, content_type="application/json") if endpoint == "create" \
+        else api_move(client, game, body)
+    assert response.status_code == 400, response.get_data(as_text=True)[:200]
+    assert "nested too deeply" in response.get_json()["error"]
+    assert stored(app, game["id"]) == before and game_count(app) == games
+
+
+SURROGATE_BODIES = [
+    '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "A\\ud800"}, {"name": "Ben"}]}',
+    '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "\\udfff"}, {"name": "Ben"}]}',
+    '{"deck": "dinosaurs\\ud83d", "characteristic": "mass", "seats": [{"name": "Ada"}, {"name": "Ben"}]}',
+    '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "Ada", "\\ud800": 1}, {"name": "Ben"}]}',
+    '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "Ada"}, {"name": "Ben"}], "x": [[["\\udc00"]]]}',
+]
+
+
+@pytest.mark.parametrize("body", SURROGATE_BODIES)
+def test_a_lone_surrogate_in_a_new_game_is_a_clear_400_and_nothing_is_stored(app, client, body):
+    games = game_count(app)
+    response = client.post("/api/games", data=body, content_type="application/json")
+    assert response.status_code == 400 and "lone surrogate" in response.get_json()["error"]
+    assert game_count(app) == games
+
+
+@pytest.mark.parametrize("action", ['{"action": {"card": "\\ud800", "gap": 0}}', '{"card": "x", "gap": 0, "\\udbff": 1}',
+                                    '{"action": {"type": "play", "card": ["\\udc80"]}}'])
+def test_a_lone_surrogate_in_a_move_is_a_clear_400_and_changes_nothing(app, client, action):
+    game = new_game(client)
+    before = stored(app, game["id"])
+    response = api_move(client, game, action)
+    assert response.status_code == 400 and "lone surrogate" in response.get_json()["error"]
+    assert stored(app, game["id"]) == before
+
+
+def test_a_whole_character_beyond_the_basic_plane_is_not_a_lone_surrogate(client):
+    # "\ud83e\udd96" is a pair: one character (🦖), which UTF-8 stores; only half a pair is refused.
+    body = '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "Ada"}, {"name": "Ben"}], "x": "\\ud83e\\udd96"}'
+    response = client.post("/api/games", data=body, content_type="application/json")
+    assert response.status_code == 201, response.get_data(as_text=True)[:200]
+    assert client.get(f"/play/cardline/{response.get_json()['id']}").status_code == 200
+
+
+def dinoblivion_table(app, client):
+    """Start a hot-seat Dinoblivion game this browser holds both seats of; return its id."""
+    from webapp.play import store
+
+    with app.app_context():
+        game, tokens = store.create_game("dinoblivion", {"mode": "duel", "players": ["Ada", "Ben"]},
+                                         [{"name": "Ada", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+                                         mode="table", settings={}, seed=3)
+        game_id = game.id
+    with client.session_transaction() as session:
+        session["seats"] = {game_id: {str(seat): token for seat, token in tokens.items()}}
+    return game_id
+
+
+@pytest.mark.parametrize("action", ["[" * 20_000 + "]" * 20_000, '{"type": "throw", "x": ' + "[" * 40 + "]" * 40 + "}",
+                                    '{"type": "\\ud800"}', '{"type": "throw", "card": "\\udfff"}'])
+def test_json_in_a_dinoblivion_button_is_refused_when_too_deep_or_half_a_character(app, client, action):
+    game_id = dinoblivion_table(app, client)
+    before = stored(app, game_id)
+    response = client.post(f"/play/dinoblivion/{game_id}/act", data={"seat": "0", "action": action})
+    assert response.status_code == 400 and "Choose one of the buttons" in response.get_data(as_text=True)
+    assert stored(app, game_id) == before
+
+
+# A lone surrogate cannot travel in a query string or a form: its UTF-8 bytes (ED A0 80) are invalid, and are
+# kept as typed ("%ED%A0%80") or replaced (U+FFFD); nothing may fail on them, or on JSON-looking text there.
+ODD_TEXT = ["%ED%A0%80", "%ED%BF%BF", "A%ED%A0%80da", "%5Cud800", "%F0%9F", "%5B" * 3000 + "%5D" * 3000]
+
+
+@pytest.mark.parametrize("value", ODD_TEXT)
+def test_surrogate_bytes_and_nesting_in_queries_and_forms_never_fail(app, client, value):
+    for url in ("/api/cards", "/api/figures/timeline", "/timeline", "/timeline/gap", "/charts/sizes", "/cards/",
+                "/api/games/x/actions"):
+        for name in ("q", "cards", "set", "shared", "period", "zoom"):
+            response = client.get(f"{url}?{name}={value}")
+            assert response.status_code < 500, (url, name)
+    game = new_game(client)
+    for url in ("/join", "/teach/login", "/teach/register", "/quiz/new", f"/play/cardline/{game['id']}/place"):
+        response = client.post(url, data=f"code={value}&name={value}&email={value}&card={value}",
+                               content_type="application/x-www-form-urlencoded")
+        assert response.status_code < 500, url
+    raw = unquote_to_bytes(value)  # the bytes themselves, as a multipart form carries them
+    response = client.post("/join", data=b"--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\n" + raw +
+                           b"\r\n--b--\r\n", content_type="multipart/form-data; boundary=b")
+    assert response.status_code < 500
+
+
+SURROGATE = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+HALF_TEXT = st.lists(st.characters(max_codepoint=0x1FFFF) | SURROGATE, max_size=8).map("".join)
+JSON_WITH_HALVES = st.recursive(
+    st.none() | st.integers() | HALF_TEXT,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(
+        st.sampled_from(["name", "seats", "deck", "action", "card", "gap"]) | HALF_TEXT, children, max_size=3),
+    max_leaves=8)
+
+
+def holds_a_half(value):
+    """Say whether a JSON value holds a lone surrogate anywhere (hypothesis's draws are shallow: recursion is fine)."""
+    if isinstance(value, str):
+        return any(0xD800 <= ord(character) <= 0xDFFF for character in value)
+    if isinstance(value, dict):
+        return any(holds_a_half(key) or holds_a_half(item) for key, item in value.items())
+    return isinstance(value, list) and any(holds_a_half(item) for item in value)
+
+
+def nesting(value):
+    """Return how many lists and objects deep a JSON value is (0 for a number or a text)."""
+    if isinstance(value, dict | list):
+        return 1 + max((nesting(item) for item in (value.values() if isinstance(value, dict) else value)), default=0)
+    return 0
+
+
+@FUZZ
+@given(body=JSON_WITH_HALVES, depth=st.integers(0, 40))
+def test_json_with_half_characters_at_any_depth_is_refused_or_read_never_stored_half(app, client, body, depth):
+    wrapped = '{"y": ' * depth + json.dumps(body) + "}" * depth
+    text = '{"deck": "dinosaurs", "characteristic": "mass", "seats": [{"name": "Ada"}, {"name": "Ben"}], "x": ' \
+        + wrapped + "}"
+    games = game_count(app)
+    response = client.post("/api/games", data=text, content_type="application/json")
+    assert response.status_code in (201, 400), response.get_data(as_text=True)[:200]
+    error = response.get_json().get("error", "")
+    too_deep = 1 + depth + nesting(body) > 32
+    if "\\u0000" in text:  # refused before the JSON is read
+        assert "NUL character" in error
+    elif too_deep:
+        assert "nested too deeply" in error or (holds_a_half(body) and "lone surrogate" in error)
+    elif holds_a_half(body):
+        assert "lone surrogate" in error
+    if response.status_code == 400:
+        assert game_count(app) == games
+    else:
+        assert client.get(f"/play/cardline/{response.get_json()['id']}").status_code == 200
+
+
+CARD_SET_FIELDS = ["name", "slugs", "action", "rename-name", "cards", "code"]
+
+
+@FUZZ
+@given(form=st.dictionaries(st.sampled_from(CARD_SET_FIELDS), TEXT | st.sampled_from(["rename", "share", "unshare",
+                                                                                      "delete", "stegosaurus"]),
+                            max_size=4))
+def test_a_teachers_card_set_forms_never_fail(classroom, app, client, form):
+    live = app.extensions.setdefault("fuzzed sets", {})
+    if not live:  # once per test: a teacher
+        classroom.register(client)
+        live["teacher"] = True
+    if "id" not in live:  # and a shared set of theirs (again after an example deletes it)
+        set_url = client.post("/timeline/sets", data={"name": "Giants", "slugs": "stegosaurus"}).headers["Location"]
+        live["id"] = set_url.split("=")[1]
+        client.post(f"/timeline/sets/{live['id']}", data={"action": "share"})
+        with app.app_context():
+            from webapp.models import CardSet
+
+            live["code"] = db.session.get(CardSet, int(live["id"])).share_code
+    for url in (f"/timeline/sets/{live['id']}", "/timeline/sets", f"/timeline/shared/{live['code']}",
+                "/timeline/shared/nope", "/timeline/sets/999999", "/teach/sets"):
+        response = client.post(url, data=form)
+        assert response.status_code < 500, (url, form)
+    assert client.get("/timeline").status_code == 200
+    with app.app_context():
+        from webapp.models import CardSet
+
+        if db.session.get(CardSet, int(live["id"])) is None:
+            del live["id"]

@@ -7,6 +7,7 @@ import markdown
 from flask import request
 from markupsafe import Markup
 
+from webapp.common.http import json_value
 from webapp.errors import AppError
 from webapp.games import dinoblivion
 from webapp.games.dinoblivion import cards as C
@@ -195,10 +196,7 @@ class DinoblivionAdapter(Adapter):
 
     def action(self, game, seat, form):
         """Read the chosen action: a JSON object sent by its button."""
-        try:
-            action = json.loads(request.form.get("action", ""))
-        except ValueError:
-            action = None
+        action = json_value(request.form.get("action", ""))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise AppError(400, "Choose one of the buttons on the board.")
         return action
