@@ -114,7 +114,7 @@ def test_gap_needs_two_or_three_animals(client):
 
 def test_cards_of_a_round_are_only_its_face_up_cards(client):
     created = client.post("/api/games", json={"deck": "dinosaurs", "characteristic": "length",
-                                              "seats": [{"name": "A"}, {"name": "B"}]}).get_json()
+                                              "seats": [{"name": "Ada"}, {"name": "Ben"}]}).get_json()
     token = created["seats"][0]["token"]
     observation = client.get(f"/api/games/{created['id']}", headers={"Authorization": f"Bearer {token}"}).get_json()
     fig = figure(client, f"/api/figures/timeline?game={created['id']}")
@@ -127,7 +127,7 @@ def test_cards_of_a_round_are_only_its_face_up_cards(client):
 
 def test_finished_line_chart_marks_misplaced_cards(client):
     created = client.post("/api/games", json={"deck": "animals", "characteristic": "mass", "seed": 5,
-                                              "seats": [{"name": "A"}, {"name": "Bot", "kind": "hard"}]}).get_json()
+                                              "seats": [{"name": "Ada"}, {"name": "Robot", "kind": "hard"}]}).get_json()
     game_id, token = created["id"], created["seats"][0]["token"]
     assert figure(client, f"/api/figures/cardline/{game_id}", 409)["error"].startswith("The chart")
     headers = {"Authorization": f"Bearer {token}"}
