@@ -3,13 +3,14 @@
 With --class-size M the N students are split into ceil(N / M) rounds played side by side, each with
 its own teacher (a school's many classes on one instance) instead of one round of N.
 
-Start the app first (any way: flask, gunicorn, several workers), then for example:
+Start the app first (any way: flask, gunicorn, several workers; over plain HTTP, start gunicorn with
+COOKIE_SECURE=0 or no cookie comes back), then for example:
 
     python scripts/load_classroom.py --url http://127.0.0.1:8000 --students 40 --cards 5
 
 What one run does, as browsers would:
 
-1. The teacher registers (a random email), creates a class-line round (dinosaurs, weight, no timer)
+1. The teacher registers (a random email), logs in, creates a class-line round (dinosaurs, weight, no timer)
    and opens the round page, which shows the join code. The teacher's live view then polls
    GET /teach/rounds/<id>/panel every --poll-interval seconds with If-None-Match.
 2. All students join at once (or spread over --join-spread seconds): GET /join, POST /join with the
@@ -244,6 +245,13 @@ async def teacher_setup(http, args, rnd):
                                         "confirm": password, "csrf_token": token})
     if response is None or response.status_code != 302:
         raise Failed("registration failed")
+    # Registering logs no one in (it answers alike for a new and a taken e-mail): log in as a teacher does.
+    page = await http.request("teacher", "GET /teach/login", "GET", "/teach/login")
+    token = hidden_csrf(page.text) if page is not None else None
+    response = await http.request("teacher", "POST /teach/login", "POST", "/teach/login", expect=(302,),
+                                  data={"email": email, "password": password, "csrf_token": token})
+    if response is None or response.status_code != 302:
+        raise Failed("logging in failed")
     page = await http.request("teacher", "GET /teach/rounds/new", "GET", "/teach/rounds/new")
     token = hidden_csrf(page.text) if page is not None else None
     if not token:

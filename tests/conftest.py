@@ -248,8 +248,10 @@ class ClassroomActions:
         self.app = app
 
     def register(self, client, email="teacher@school.org", name="Ms Teacher"):
+        """Register a teacher account and log `client` in to it (registering alone logs no one in)."""
         posted(client, "/teach/register", {"name": name, "email": email, "password": "correct horse 1",
                                            "confirm": "correct horse 1"})
+        posted(client, "/teach/login", {"email": email, "password": "correct horse 1"})
 
     def new_round(self, teacher, **changes):
         """Create a round; return its page's URL and join code."""
@@ -408,7 +410,7 @@ def live_server(loaded_database_url):
 
 @pytest.fixture
 def teacher_page(browser, live_server):
-    """Return a browser page of a teacher who has just registered on the live server."""
+    """Return a browser page of a teacher who has just registered and logged in on the live server."""
     page = browser.new_context().new_page()
     page.goto(f"{live_server}/teach/register")
     page.get_by_label("Your name").fill("Ms Rivera")
@@ -416,6 +418,9 @@ def teacher_page(browser, live_server):
     page.get_by_label("Password", exact=True).fill("fossils-rock-42")
     page.get_by_label("Password again").fill("fossils-rock-42")
     page.get_by_role("button", name="Create account").click()
+    page.get_by_label("Email").fill("rivera@school.org")  # registering leads to the log-in page
+    page.get_by_label("Password").fill("fossils-rock-42")
+    page.get_by_role("button", name="Log in").click()
     return page
 
 

@@ -249,7 +249,8 @@ def test_a_teachers_and_a_students_forms_never_fail(classroom, app, client, form
                      live["url"] + "/reuse", live["url"] + "/edit", live["url"] + "/teams",
                      "/teach/questions/new/choice", "/teach/questions/new/order", "/teach/questions/live",
                      "/teach/questions/try",
-                     f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new"]
+                     f"{live['url']}/students/{live['student_id']}", "/play/cardline/new", "/play/dinoblivion/new",
+                     "/teach/account"]
     for url in teacher_posts:
         response = client.post(url, data=form)
         assert response.status_code < 500, (url, form)

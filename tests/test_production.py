@@ -168,6 +168,7 @@ def test_a_classroom_round_survives_sigkill_in_the_middle(database):
     try:
         teacher.post("/teach/register", {"name": "T", "email": "k@school.org", "password": "correct horse 1",
                                          "confirm": "correct horse 1"}, "/teach/register")
+        teacher.post("/teach/login", {"email": "k@school.org", "password": "correct horse 1"}, "/teach/login")
         page = teacher.post("/teach/rounds/new", {"title": "Kill test", "format": "class_line", "deck": "dinosaurs",
                                                   "characteristic": "mass", "choice": "all", "count": "3",
                                                   "hand_size": "4", "turn_seconds": "0", "leaderboard": "every",
@@ -199,6 +200,7 @@ def test_two_processes_serve_one_classroom_round_consistently(database):
     try:
         teacher.post("/teach/register", {"name": "T", "email": "two@school.org", "password": "correct horse 1",
                                                 "confirm": "correct horse 1"}, "/teach/register")
+        teacher.post("/teach/login", {"email": "two@school.org", "password": "correct horse 1"}, "/teach/login")
         page = teacher.post("/teach/rounds/new", {"title": "Two servers", "format": "class_line", "deck": "dinosaurs",
                                                   "characteristic": "mass", "choice": "all", "count": "3",
                                                   "hand_size": "4", "turn_seconds": "0", "leaderboard": "every",

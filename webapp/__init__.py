@@ -1,10 +1,10 @@
 """The Flask app: an educational paleontology quiz and card game for classrooms."""
 
-import os
 from pathlib import Path
 
 from flask import Flask
 
+from webapp import config
 from webapp.config import RowId, database_url, school_settings, secret_key, with_psycopg
 
 __all__ = ["create_app", "database_url", "secret_key", "with_psycopg"]
@@ -15,14 +15,14 @@ def create_app(test_config=None):
     app = Flask(__name__, instance_relative_config=True)
     app.url_map.converters["id"] = RowId
     app.json.sort_keys = False
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds the secret key and database
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         AUTO_INIT_DB=True,
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
-        # Behind HTTPS, set COOKIE_SECURE=1 so the session cookie is never sent in clear.
-        SESSION_COOKIE_SECURE=os.environ.get("COOKIE_SECURE") == "1",
+        # HTTPS only, except on the development server and in tests; COOKIE_SECURE=0 for a school's plain-HTTP LAN.
+        SESSION_COOKIE_SECURE=config.cookie_secure(testing=bool((test_config or {}).get("TESTING"))),
         CARDS_PER_PAGE=24,
         POLL_CACHE_SECONDS=0.25,
         **school_settings(),
@@ -33,6 +33,7 @@ def create_app(test_config=None):
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    config.private_database_file(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
 
     from webapp import database, errors, filters
     from webapp.extensions import csrf, db, migrate

@@ -5,6 +5,7 @@ import secrets
 import time
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
 from werkzeug.routing import IntegerConverter
 
 # What a school may set: every limit, cap and retention period in one table (the README's "Limits and retention"
@@ -42,6 +43,31 @@ def school_settings(environ=os.environ):
             raise RuntimeError(f"{name} must be a whole number, not {raw!r}")
         settings[name] = int(raw) if raw else default
     return settings
+
+
+def cookie_secure(testing=False, environ=os.environ):
+    """Return whether the session cookie is sent over HTTPS only: yes, unless this is the development server
+    (`flask run`) or a test; COOKIE_SECURE=0 or 1 decides either way."""
+    raw = environ.get("COOKIE_SECURE", "").strip()
+    if raw not in ("", "0", "1"):
+        raise RuntimeError(f"COOKIE_SECURE must be 0 or 1, not {raw!r}")
+    if raw:
+        return raw == "1"
+    # Flask sets FLASK_RUN_FROM_CLI before it loads the app for any `flask` command, `flask run` among them.
+    return not (testing or environ.get("FLASK_RUN_FROM_CLI") == "true")
+
+
+def private_database_file(url, instance_path):
+    """Create a SQLite database file that only this user may read (0600) before SQLite makes it world-readable."""
+    parsed = make_url(url)
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        # Flask-SQLAlchemy reads a relative SQLite path from the instance folder.
+        os.close(os.open(Path(instance_path) / path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # SQLite keeps the mode of a file that exists, so an existing database is left as it is.
 
 
 def database_url(instance_path):

@@ -1,35 +1,75 @@
-"""Teacher accounts' forms: register and log in."""
+"""Teacher accounts' forms: register, log in, change the password."""
 
 from flask_wtf import FlaskForm
-from sqlalchemy import select
+from werkzeug.security import check_password_hash
 from wtforms import PasswordField, StringField, SubmitField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp, ValidationError
 
-from webapp.extensions import db
-from webapp.models import Teacher
+from webapp.auth import accounts
+from webapp.common import limits
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address like name@school.org.")
+NEW_PASSWORD = [InputRequired(message="Choose a password."),
+                Length(min=10, max=200, message="Use at least 10 characters (200 at most).")]
+
+
+def normal_email(text):
+    """Return an e-mail as accounts keep it: trimmed, in lower case."""
+    return text.strip().lower() if isinstance(text, str) else text
+
+
+def refuse_weak(field, *personal):
+    """Refuse the password in `field` if it is easy to guess (once it has the length it needs)."""
+    problem = None if field.errors else accounts.weakness(field.data, *personal)
+    if problem:
+        raise ValidationError(problem)
 
 
 class RegisterForm(FlaskForm):
     """Create a teacher account."""
 
     name = StringField("Your name", validators=[InputRequired(message="Enter your name."), Length(max=80)])
-    email = StringField("Email", validators=[InputRequired(message="Enter your email."), Length(max=254), EMAIL])
-    password = PasswordField("Password", validators=[
-        InputRequired(message="Choose a password."),
-        Length(min=10, max=200, message="Use at least 10 characters.")])
+    email = StringField("Email", filters=[normal_email],
+                        validators=[InputRequired(message="Enter your email."), Length(max=254), EMAIL])
+    password = PasswordField("Password", validators=NEW_PASSWORD)
     confirm = PasswordField("Password again", validators=[EqualTo("password", message="The passwords differ.")])
     submit = SubmitField("Create account")
 
-    def validate_email(self, field):
-        if db.session.scalar(select(Teacher.id).where(Teacher.email == field.data.strip().lower())):
-            raise ValidationError("An account with this email exists already: log in instead.")
+    def validate_password(self, field):
+        refuse_weak(field, self.email.data, self.name.data)
 
 
 class LoginForm(FlaskForm):
     """Log a teacher in."""
 
-    email = StringField("Email", validators=[InputRequired(message="Enter your email."), Length(max=254)])
+    email = StringField("Email", filters=[normal_email],
+                        validators=[InputRequired(message="Enter your email."), Length(max=254)])
     password = PasswordField("Password", validators=[InputRequired(message="Enter your password."), Length(max=200)])
     submit = SubmitField("Log in")
+
+
+class ChangePasswordForm(FlaskForm):
+    """Change a logged-in teacher's password."""
+
+    current = PasswordField("Current password", validators=[
+        InputRequired(message="Enter your current password."), Length(max=200)])
+    password = PasswordField("New password", validators=NEW_PASSWORD)
+    confirm = PasswordField("New password again", validators=[EqualTo("password", message="The passwords differ.")])
+    submit = SubmitField("Change password")
+
+    def __init__(self, teacher, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.teacher = teacher
+
+    def validate_current(self, field):
+        # A guess like any other: someone holding a stolen cookie must not try passwords here without end.
+        if field.errors:
+            return
+        keys = limits.password_keys(self.teacher.email, known_device=True)
+        limits.try_guess(keys, "Too many wrong passwords for this account.")
+        if not check_password_hash(self.teacher.password_hash, field.data):
+            raise ValidationError("That is not your current password.")
+        limits.guess_was_right(keys)
+
+    def validate_password(self, field):
+        refuse_weak(field, self.teacher.email, self.teacher.name)
