@@ -9,6 +9,7 @@ from webapp.classroom import bp, questions, rounds
 from webapp.classroom.classes import teacher_classes
 from webapp.classroom.forms import QUESTION_FORMS, QuestionQuizForm
 from webapp.common import codes
+from webapp.common.forms import whole_number
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.games import trivia
@@ -109,8 +110,8 @@ def shared_question(code):
 
 def chosen_questions():
     """Return the teacher's questions ticked on the page, in the quiz's format (404 for one not theirs)."""
-    ticked = [questions.teacher_question(int(value), g.teacher) for value in request.form.getlist("question")
-              if value.isdigit() and len(value) < 10]
+    numbers = [whole_number(value) for value in request.form.getlist("question")]  # "²" is a digit to isdigit()
+    ticked = [questions.teacher_question(number, g.teacher) for number in numbers if number is not None]
     if not ticked:
         raise AppError(400, "Tick at least one of your questions.")
     return [questions.as_quiz_question(question) for question in ticked]
