@@ -44,9 +44,9 @@ def create_app(test_config=None):
     errors.init_app(app)
     filters.init_app(app)
 
-    from webapp import auth, cards, classroom, learn, main, play, sources, timeline
+    from webapp import auth, cards, classroom, learn, main, play, privacy, sources, timeline
 
-    for feature in (main, cards, timeline, play, auth, classroom, learn, sources):
+    for feature in (main, cards, timeline, play, auth, classroom, learn, sources, privacy):
         feature.register(app)
     database.init_app(app)
     return app

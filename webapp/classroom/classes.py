@@ -10,14 +10,14 @@ import secrets
 import zipfile
 
 import pandas as pd
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
-from webapp.classroom import exports
+from webapp.classroom import erasure, exports
 from webapp.classroom.formats import format_of
 from webapp.common import codes, nicknames
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Answer, Game, JoinCode, Pupil, Round, SchoolClass, Student
+from webapp.models import Pupil, Round, SchoolClass
 
 CODE_LENGTH = 6
 CODE_TRIES = 20  # 23**6 codes: a clash is rare, twenty in a row means something is wrong
@@ -137,43 +137,15 @@ def class_rounds(school_class):
     return db.session.scalars(select(Round).where(Round.class_id == school_class.id).order_by(Round.id.desc())).all()
 
 
-def erase_pupils(pupil_ids):
-    """Delete pupils and everything of theirs: their students in every round, answers and homework games."""
-    if not pupil_ids:
-        return
-    students = select(Student.id).where(Student.pupil_id.in_(pupil_ids))
-    games = [g for g in db.session.scalars(select(Student.game_id).where(Student.pupil_id.in_(pupil_ids))) if g]
-    db.session.execute(delete(Answer).where(Answer.student_id.in_(students)))
-    db.session.execute(delete(Student).where(Student.pupil_id.in_(pupil_ids)))
-    erase_games(games)
-    db.session.execute(delete(Pupil).where(Pupil.id.in_(pupil_ids)))
-
-
-def erase_games(game_ids):
-    """Delete games and their join codes."""
-    if game_ids:
-        db.session.execute(delete(JoinCode).where(JoinCode.game_id.in_(game_ids)))
-        db.session.execute(delete(Game).where(Game.id.in_(game_ids)))
-
-
 def erase_pupil(pupil):
     """Delete one pupil and all of their data."""
-    erase_pupils([pupil.id])
+    erasure.erase_pupils([pupil.id])
     db.session.commit()
 
 
 def erase_class(school_class):
     """Delete a class: its pupils and all their data, and the rounds held for it with every answer in them."""
-    erase_pupils(list(db.session.scalars(select(Pupil.id).where(Pupil.class_id == school_class.id))))
-    round_ids = list(db.session.scalars(select(Round.id).where(Round.class_id == school_class.id)))
-    if round_ids:
-        games = [g for g in db.session.scalars(select(Student.game_id).where(Student.round_id.in_(round_ids))) if g]
-        db.session.execute(delete(Answer).where(Answer.round_id.in_(round_ids)))
-        db.session.execute(delete(Student).where(Student.round_id.in_(round_ids)))
-        erase_games(games)
-        db.session.execute(delete(Round).where(Round.id.in_(round_ids)))
-    db.session.delete(school_class)
-    db.session.commit()
+    erasure.delete_class(school_class)
 
 
 def class_export(school_class):

@@ -5,15 +5,14 @@ their answers; it gets a new join code and its own lobby.
 """
 
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
-from webapp.classroom import rounds
-from webapp.classroom.classes import erase_games
+from webapp.classroom import erasure, rounds
 from webapp.classroom.clock import now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Answer, CardSet, Round, Student
+from webapp.models import CardSet, Round, Student
 
 # What a round's life adds to its settings, and a homework's dates (past by the time it is copied): a copy starts
 # without them.
@@ -90,12 +89,7 @@ def archive(rnd, archived):
 
 def delete_round(rnd):
     """Delete a round with its students, their answers and their homework games."""
-    games = [g for g in db.session.scalars(select(Student.game_id).where(Student.round_id == rnd.id)) if g]
-    db.session.execute(delete(Answer).where(Answer.round_id == rnd.id))
-    db.session.execute(delete(Student).where(Student.round_id == rnd.id))
-    erase_games(games)
-    db.session.execute(delete(Round).where(Round.id == rnd.id))
-    db.session.commit()
+    erasure.delete_round(rnd)
 
 
 def shared_round(code):

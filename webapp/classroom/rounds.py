@@ -15,6 +15,7 @@ from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from webapp.cards.queries import card_values, diets
+from webapp.classroom import erasure
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.roster import active_students, as_student, class_of, count_students
@@ -446,7 +447,7 @@ def student_action(rnd, student_id, action, value=None):
             raise AppError(400, reason)
         student.nickname, student.nickname_key = nicknames.tidy(value), nicknames.key(value)
     elif action == "remove":
-        student.removed = True
+        erasure.forget_student(student)  # their name, answers and homework go at once
     elif action == "rejoin":
         if student.pupil_id is not None:
             raise AppError(400, f"{student.nickname} gets back in with their personal code, on any device.")

@@ -242,6 +242,7 @@ def observation(state, viewer=None):
         # the last thing to happen.
         "last_passed": state.get("last_passed"),
         "passed_turns": [list(turn) for turn in state.get("passed_turns", [])],  # [turn number, seat], oldest first
+        "placed_turns": placed_turns(state),  # {card: the turn it joined the line at}: the line as it stood then
     }
 
 
@@ -335,3 +336,17 @@ def pass_turn(state):
 def turn_number(state):
     """Count the turns taken so far, moves and passes alike."""
     return len(state["history"]) + state.get("passes", 0)
+
+
+def placed_turns(state):
+    """Return {card: the turn it joined the line at} for each card a move placed right, turns numbered as
+    turn_number numbers them (the cards dealt into the line at the start have none)."""
+    passed = {turn for turn, _seat in state.get("passed_turns", [])}
+    placed, turn = {}, 0
+    for move in state["history"]:
+        while turn in passed:
+            turn += 1
+        if move["correct"]:
+            placed[move["card"]] = turn
+        turn += 1
+    return placed

@@ -104,11 +104,10 @@ class TeamRound(Answered):
         return pd.concat([frame, passes], ignore_index=True).sort_values("turn", kind="stable")[frame.columns]
 
     def places(self, rnd, frame):
-        # Team Cardline keeps only the line now. Cards only ever join it, in place, and a card leaves its team's
-        # hand once placed, so each card in it was placed at the last turn anyone voted for it (the one card
-        # nobody voted for started the line): a turn's line is the cards placed before that turn.
-        line_now = [entry["card"] for entry in self.observe(rnd)["line"]]
-        placed_at = frame.groupby("card")["turn"].max().to_dict()
+        # Cards only ever join the line, in place: a turn's line is today's less the cards placed from that turn on.
+        # When each was placed the game says (not the answers: a removed student's went with them).
+        obs = self.observe(rnd)
+        line_now, placed_at = [entry["card"] for entry in obs["line"]], obs["placed_turns"]
         lines = {turn: [card for card in line_now if placed_at.get(card, -1) < turn] for turn in set(frame["turn"])}
         names = results.card_names(line_now)
         return [results.place_words(lines[turn], gap, names) for turn, gap in zip(frame["turn"], frame["gap"], strict=True)]
