@@ -425,3 +425,63 @@ def test_a_chart_keeps_a_mistyped_name_and_links_the_animal_meant(client, kind):
     html = response.get_data(as_text=True)
     assert response.status_code == 404 and 'value="blue whale, megladonn"' in html
     assert f'Did you mean <a href="/charts/{kind}?cards=blue+whale,megalodon">Megalodon</a>?' in html
+
+
+def axe_problems(page):
+    """Return axe-core's findings on the page, and whether it scrolls sideways (WCAG's reflow)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = [f"{page.url}: {v['id']}: {v['help']}" for v in Axe().run(page).response["violations"]]
+    if page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth"):
+        found.append(f"{page.url} scrolls sideways")
+    return found
+
+
+@pytest.mark.browser
+def test_a_visitors_copied_selection_is_remembered_in_the_browser(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server}/timeline?cards=stegosaurus,tyrannosaurus&scale=log")
+    assert page.locator(".remembered-selections").is_hidden()  # nothing remembered yet
+    page.get_by_role("button", name="Copy the link").click()
+    assert "Copied" in page.locator(".copy-note").inner_text() or "selected" in page.locator(".copy-note").inner_text()
+    page.goto(f"{live_server}/timeline")
+    remembered = page.locator(".remembered-selections a")
+    remembered.first.wait_for()
+    assert remembered.count() == 1 and remembered.first.inner_text() == "Stegosaurus, Tyrannosaurus"
+    page.locator(".figure .main-svg").first.wait_for(timeout=10_000)
+    assert axe_problems(page) == []
+    remembered.first.click()
+    page.wait_for_url("**/timeline?cards=stegosaurus,tyrannosaurus&scale=log")
+    page.get_by_role("button", name="Copy the link").click()  # the same link again: listed once
+    page.goto(f"{live_server}/timeline?cards=dimetrodon")
+    page.get_by_role("button", name="Copy the link").click()
+    assert page.locator(".remembered-selections a").all_inner_texts() == ["Dimetrodon", "Stegosaurus, Tyrannosaurus"]
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.browser
+def test_a_teacher_keeps_shares_and_a_visitor_opens_a_set_in_the_browser(browser, live_server, teacher_page):
+    teacher = teacher_page
+    teacher.goto(f"{live_server}/timeline?cards=stegosaurus,tyrannosaurus,triceratops")
+    teacher.get_by_label("Name of the set").fill("Jurassic and after")
+    teacher.get_by_role("button", name="Save as one of my card sets").click()
+    teacher.get_by_role("heading", name="Your card set: Jurassic and after").wait_for()
+    teacher.get_by_role("button", name="Share it").click()
+    link = teacher.get_by_label("Share link").input_value()
+    assert "/timeline?shared=" in link
+    teacher.locator(".figure .main-svg").first.wait_for(timeout=10_000)
+    assert axe_problems(teacher) == []
+    visitor = browser.new_page()
+    visitor.goto(link)
+    visitor.get_by_role("heading", name="A card set shared with you: Jurassic and after").wait_for()
+    visitor.locator(".figure .main-svg").first.wait_for(timeout=10_000)
+    assert "Triceratops" in visitor.locator(".figure text").all_text_contents()
+    assert axe_problems(visitor) == []
+    teacher.on("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_role("button", name="Delete").click()
+    teacher.get_by_text("Jurassic and after is deleted").wait_for()
+    assert visitor.goto(link).status == 404
