@@ -231,3 +231,18 @@ def test_the_readme_lists_every_school_setting_with_its_default():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     for name, (default, _meaning) in SCHOOL_SETTINGS.items():
         assert f"| `{name}` | {default} |" in readme, name
+
+
+def test_behind_a_trusted_proxy_the_address_counted_is_the_one_it_forwards(loaded_database_url):
+    from conftest import database_config
+
+    from webapp import create_app
+
+    app = create_app({**database_config(loaded_database_url), "TRUSTED_PROXIES": 1, "GAMES_PER_ADDRESS_HOUR": 1})
+    proxy = app.test_client()
+    school = {"X-Forwarded-For": "198.51.100.20"}
+    assert proxy.post("/api/games", json=SOLO_GAME, headers=school).status_code == 201
+    assert proxy.post("/api/games", json=SOLO_GAME, headers=school).status_code == 429
+    assert proxy.post("/api/games", json=SOLO_GAME, headers={"X-Forwarded-For": "203.0.113.30"}).status_code == 201
+    with app.app_context():
+        db.engine.dispose()

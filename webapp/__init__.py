@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from webapp import config
 from webapp.config import RowId, database_url, school_settings, secret_key, with_psycopg
@@ -49,4 +50,7 @@ def create_app(test_config=None):
     for feature in (main, cards, timeline, play, auth, classroom, learn, sources, privacy):
         feature.register(app)
     database.init_app(app)
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     return app

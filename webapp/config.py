@@ -26,6 +26,8 @@ SCHOOL_SETTINGS = {
     "JOINS_PER_ADDRESS_HOUR": (1200, "Joins of rounds and games' seats from one address."),
     "REPORTS_PER_ADDRESS_HOUR": (120, "Mistake reports from one address."),
     "SIGNUPS_PER_ADDRESS_HOUR": (20, "Teacher accounts registered from one address."),
+    "TRUSTED_PROXIES": (0, ("How many reverse proxies (nginx, a load balancer) stand in front of the app: with 1, "
+                            "the address counted is the one the proxy saw (X-Forwarded-For), not the proxy's.")),
     # Guessing: after this many wrong tries the next must wait, twice as long after each further one.
     "FREE_CODE_GUESSES": (40, ("Wrong join codes one address may type before each next try waits (1 s, 2 s, 4 s, "
                               "... up to 60 s); a device is slowed after 10.")),
