@@ -143,6 +143,17 @@ def test_a_password_change_is_refused_beside_the_field_and_changes_nothing(class
     assert logged_in(other) and log_in(app.test_client()).status_code == 302  # nothing changed
 
 
+def test_wrong_current_passwords_are_slowed_beside_the_field(classroom, app, client, moment):
+    classroom.register(client)
+    wrong = {"current": "not my password", "password": "new fossil beds 7", "confirm": "new fossil beds 7"}
+    pages = [client.post("/teach/account", data=wrong).get_data(as_text=True) for _ in range(10)]
+    assert "Too many wrong passwords" in pages[-1] and re.search(r'id="current-error">[^<]*wait \d+ second', pages[-1])
+    right = {**wrong, "current": PASSWORD}
+    assert "Too many wrong passwords" in client.post("/teach/account", data=right).get_data(as_text=True)
+    moment(minutes=10)
+    assert client.post("/teach/account", data=right).status_code == 302
+
+
 def test_sessions_older_than_the_lifetime_are_refused(classroom, app, client, moment):
     assert app.permanent_session_lifetime == timedelta(days=31)
     classroom.register(client)

@@ -7,6 +7,7 @@ from wtforms.validators import EqualTo, InputRequired, Length, Regexp, Validatio
 
 from webapp.auth import accounts
 from webapp.common import limits
+from webapp.errors import AppError
 
 EMAIL = Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Enter an email address like name@school.org.")
 NEW_PASSWORD = [InputRequired(message="Choose a password."),
@@ -66,7 +67,10 @@ class ChangePasswordForm(FlaskForm):
         if field.errors:
             return
         keys = limits.password_keys(self.teacher.email, known_device=True)
-        limits.try_guess(keys, "Too many wrong passwords for this account.")
+        try:
+            limits.try_guess(keys, "Too many wrong passwords for this account.")
+        except AppError as error:
+            raise ValidationError(error.message) from error
         if not check_password_hash(self.teacher.password_hash, field.data):
             raise ValidationError("That is not your current password.")
         limits.guess_was_right(keys)
