@@ -321,6 +321,12 @@ def test_the_account_page_asks_for_the_box_and_the_password_and_deletes_nothing_
     html = wrong.get_data(as_text=True)
     assert wrong.status_code == 400
     assert re.search(r'id="password-error">[^<]*That is not your password', html)
+    for odd in ({"confirm": "\x00", "password": "\x00" * 300}, {"confirm": ["y", "n"], "password": "p" * 5000},
+                {}):
+        assert client.post("/teach/account/delete", data=odd).status_code == 400, odd
+    surrogate = client.post("/teach/account/delete", data="confirm=y&password=%ED%A0%80",
+                            content_type="application/x-www-form-urlencoded")
+    assert surrogate.status_code == 400
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Teacher)) == 1
         assert db.session.scalar(select(func.count()).select_from(Round)) == 1

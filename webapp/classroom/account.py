@@ -27,6 +27,8 @@ class DeleteAccountForm(FlaskForm):
         self.teacher = teacher
 
     def validate_password(self, field):
+        if field.errors:  # too long to be anyone's password: not a guess worth counting
+            return
         # A guess like any other: someone holding a stolen cookie must not try passwords here without end.
         keys = limits.password_keys(self.teacher.email, known_device=True)
         try:
