@@ -241,6 +241,9 @@ def test_a_teacher_saves_a_set_from_the_timeline_and_uses_it(teacher):
     bad = teacher.post("/timeline/sets", data={"name": "   ", "slugs": "stegosaurus"})
     assert bad.status_code == 400 and "Give the set a name." in bad.get_data(as_text=True)
     assert teacher.post("/timeline/sets", data={"name": "Beasts", "slugs": "unicorn"}).status_code == 404
+    assert teacher.post("/timeline/sets", data={"name": "Nothing", "slugs": ",,"}).status_code == 400
+    assert "Beasts" not in teacher.get("/teach/").get_data(as_text=True)
+    assert "Nothing" not in teacher.get("/teach/").get_data(as_text=True)
 
 
 def test_a_visitor_cannot_save_a_set_and_gets_a_link_with_the_cards_instead(app, client):

@@ -41,23 +41,33 @@ def timeline_page(args, save_form=None, name_form=None, status=200):
         _, dated, left_out = timeline_figure(args, chosen)
     except AppError as error:
         figure_error, dated, left_out = error, [], []
-    teacher = g.get("teacher")
-    own = card_set if card_set is not None and teacher is not None and card_set.teacher_id == teacher.id else None
     context = {"cards": dated, "left_out": left_out, "form": CardFilterForm(args), "error": figure_error,
-               "set_form": save_form or CardSetForm(formdata=None),
-               "name_form": name_form or CardSetNameForm(formdata=None, prefix="rename",
-                                                         data={"name": own.name if own else ""}),
-               "sets": card_sets.teacher_sets(teacher) if teacher else [], "own_set": own,
-               "shared_set": card_set if card_set is not None and own is None else None,
-               "share_link": url_for("timeline.timeline", shared=own.share_code, _external=True)
-               if own and own.share_code else None,
-               "selection_link": selection_link(chosen, args) if chosen else None,
-               "selection_slugs": ",".join(card.slug for card in chosen),
-               "selection_label": ", ".join(card.common_name for card in chosen),
                "extinctions": extinction_frame().to_dict("records"), "eras": all_eras(all_periods()),
                "zoom": args.get("zoom", "cards"), "scale": args.get("scale", "linear"),
-               "page_args": query_args(args), "figure_url": url_for("timeline.timeline_json", **query_args(args))}
+               "page_args": query_args(args), "figure_url": url_for("timeline.timeline_json", **query_args(args)),
+               **set_context(card_set, name_form), **keeping_context(chosen, args, save_form)}
     return render_template("timeline/timeline.html", **context), figure_error.status if figure_error else status
+
+
+def set_context(card_set, name_form=None):
+    """Return what the page shows of card sets: the teacher's own to choose from, and the set it opened (the
+    teacher's own, with its controls, or one shared by a link)."""
+    teacher = g.get("teacher")
+    own = card_set if card_set is not None and teacher is not None and card_set.teacher_id == teacher.id else None
+    return {"sets": card_sets.teacher_sets(teacher) if teacher else [], "own_set": own,
+            "shared_set": card_set if own is None else None,
+            "share_link": url_for("timeline.timeline", shared=own.share_code, _external=True)
+            if own and own.share_code else None,
+            "name_form": name_form or CardSetNameForm(formdata=None, prefix="rename",
+                                                      data={"name": own.name if own else ""})}
+
+
+def keeping_context(chosen, args, save_form=None):
+    """Return the ways to keep the cards shown: a link anyone copies, and a set a teacher saves."""
+    return {"selection_link": selection_link(chosen, args) if chosen else None,
+            "selection_slugs": ",".join(card.slug for card in chosen),
+            "selection_label": ", ".join(card.common_name for card in chosen),
+            "set_form": save_form or CardSetForm(formdata=None)}
 
 
 def selection_link(cards, args):
@@ -84,7 +94,8 @@ def save_set():
     slugs = [s for s in (form.slugs.data or "").split(",") if s][:MAX_CARDS]
     if not form.validate_on_submit():
         return timeline_page(MultiDict({"cards": ",".join(slugs)}), save_form=form, status=400)
-    cards_by_slugs(slugs)
+    if not cards_by_slugs(slugs):
+        raise AppError(400, "There are no cards to save.")
     card_set = card_sets.save(g.teacher, form.name.data, slugs)
     flash(f"{card_set.name} is one of your card sets now: only you see it until you share it.")
     return redirect(url_for("timeline.timeline", set=card_set.id))
