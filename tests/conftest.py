@@ -187,10 +187,11 @@ def posted(client, path, data):
 
 
 def seat_fields(kinds):
-    """Return a set-up form's seat fields: seats P0, P1... played by these kinds."""
+    """Return a set-up form's seat fields: seats Pa, Pb... (two letters: names have at least two) played by these
+    kinds."""
     fields = {}
     for index, kind in enumerate(kinds):
-        fields[f"seats-{index}-name"] = f"P{index}"
+        fields[f"seats-{index}-name"] = f"P{'abcdefgh'[index]}"
         fields[f"seats-{index}-kind"] = kind
     return fields
 

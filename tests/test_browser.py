@@ -575,7 +575,7 @@ def test_chart_labels_never_collide_and_are_never_clipped(browser, live_server, 
     page = browser.new_page(viewport={"width": width, "height": 900})
     created = page.request.post(f"{live_server}/api/games", data={
         "deck": "animals", "characteristic": "mass", "seed": 5,
-        "seats": [{"name": "A"}, {"name": "Bot", "kind": "hard"}]}).json()
+        "seats": [{"name": "Ada"}, {"name": "Bot", "kind": "hard"}]}).json()
     headers = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
     for _ in range(100):  # play the game to its end through the games API
         listed = page.request.get(f"{live_server}/api/games/{created['id']}/actions", headers=headers).json()

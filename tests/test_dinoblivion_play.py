@@ -57,7 +57,7 @@ def test_solo_at_each_difficulty(games, app, client, difficulty, jungle):
 def test_hot_seat_shows_a_pass_screen_without_any_hand(games, app, client):
     url = games.dinoblivion(client)
     page = client.get(url).get_data(as_text=True)
-    assert "Pass the device to P0" in page and not buttons(page)
+    assert "Pass the device to Pa" in page and not buttons(page)
     state = games.state(url)
     for seat in state["seats"]:
         for card in seat["hand"] + seat["deck"]:
@@ -147,7 +147,7 @@ def test_against_the_computer_it_replies_at_once(games, app, client):
     # The computer played its turn and handed back (or, rarely, its turn ended the game).
     assert state["turn"] == 0 or dinoblivion.is_over(state)
     assert dinoblivion.current_player(state) in (0, None)
-    assert "P1" in client.get(url).get_data(as_text=True)
+    assert "Pb" in client.get(url).get_data(as_text=True)
 
 
 def test_two_devices_join_with_a_code(games, app, client):

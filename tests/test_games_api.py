@@ -120,10 +120,11 @@ def test_racing_moves_leave_one_true_state(app, client):
 
 @pytest.mark.parametrize(("body", "message"), [
     ({"seats": []}, "seats"),
-    ({"seats": [{"name": "A"}]}, "2 to 8 players"),
-    ({"seats": [{"name": str(i)} for i in range(9)]}, "2 to 8 players"),
-    ({"seats": [{"name": ""}, {"name": "B"}]}, "name of 1 to 40"),
-    ({"seats": [{"name": "A", "kind": "wizard"}, {"name": "B"}]}, "kind must be one of"),
+    ({"seats": [{"name": "Ada"}]}, "2 to 8 players"),
+    ({"seats": [{"name": f"Player {i}"} for i in range(9)]}, "2 to 8 players"),
+    ({"seats": [{"name": ""}, {"name": "Ben"}]}, "Seat 1's name: Use 2 to 20 characters"),
+    ({"seats": [{"name": "Ada"}, {"name": 7}]}, "Seat 2's name: Give it a name"),
+    ({"seats": [{"name": "Ada", "kind": "wizard"}, {"name": "Ben"}]}, "kind must be one of"),
     ({"deck": "pokemon"}, "no deck called"),
     ({"deck": "animals", "characteristic": "period"}, "can be played by"),
     ({"hand_size": 0}, "between 1 and 12"),
@@ -131,15 +132,15 @@ def test_racing_moves_leave_one_true_state(app, client):
     ({"seed": -1}, "seed"),
     ({"game": "chess"}, "'game' must be one of: cardline, stack, dinoblivion"),
     ({"game": "stack", "config": [1]}, "'config' must be an object"),
-    ({"game": "stack", "seats": [{"name": "A", "kind": "easy"}, {"name": "B", "kind": "hard"}]}, "must be a person"),
-    ({"game": "stack", "seats": [{"name": str(i)} for i in range(7)]}, "2 to 6 players"),
+    ({"game": "stack", "seats": [{"name": "Ada", "kind": "easy"}, {"name": "Ben", "kind": "hard"}]}, "must be a person"),
+    ({"game": "stack", "seats": [{"name": f"Player {i}"} for i in range(7)]}, "2 to 6 players"),
     ({"game": "stack", "config": {"order": ["blue", 1, None, "green"]}}, "each colour once"),
     ({"game": "dinoblivion", "config": {"mode": "chess"}}, "Duel (2 players) or Solo"),
     ({"game": "dinoblivion", "config": {"mode": "solo"}}, "Solo is for exactly 1 player"),
-    ({"game": "dinoblivion", "seats": [{"name": "A"}], "config": {"difficulty": "god"}}, "Choose a difficulty"),
+    ({"game": "dinoblivion", "seats": [{"name": "Ada"}], "config": {"difficulty": "god"}}, "Choose a difficulty"),
 ])
 def test_bad_new_games_are_refused(client, body, message):
-    base = {"seats": [{"name": "A"}, {"name": "B"}], **body}
+    base = {"seats": [{"name": "Ada"}, {"name": "Ben"}], **body}
     response = client.post("/api/games", json=base)
     assert response.status_code == 400
     assert message in response.get_json()["error"]

@@ -69,7 +69,7 @@ def test_discard_is_offered_only_when_the_rules_allow_it(games, app, client, dis
     set_table(app, url, phase="play", turn=0, towers=[[], []], hands=[["apato-1", "blue-1"], ["green-1"]])
     page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
     assert discard_buttons(page) == ({"apato-1", "blue-1"} if discard_any_time else set())
-    assert "P0, your turn: play or discard a card" in page if discard_any_time else "P0, your turn: play a card" in page
+    assert "Pa, your turn: play or discard a card" in page if discard_any_time else "Pa, your turn: play a card" in page
     response = client.post(url + "/act", data={"seat": "0", "type": "discard", "card": "blue-1"})
     if discard_any_time:
         assert response.status_code == 302 and games.state(url)["discard"][-1] == "blue-1"
@@ -80,7 +80,7 @@ def test_discard_is_offered_only_when_the_rules_allow_it(games, app, client, dis
     set_table(app, url, phase="play", turn=0, towers=[[], []], hands=[["orange-1", "blue-1"], ["green-1"]])
     page = client.get(url, query_string={"seat": "0"}).get_data(as_text=True)
     assert discard_buttons(page) == {"orange-1", "blue-1"}
-    assert "P0, your turn: you cannot play, so discard a card" in page
+    assert "Pa, your turn: you cannot play, so discard a card" in page
 
 
 @pytest.mark.parametrize("sturdy_base", [False, True])
@@ -99,7 +99,7 @@ def test_a_lone_apatosaurus_is_offered_as_a_tyrannosaurus_target_unless_it_is_a_
     else:
         assert response.status_code == 302 and games.state(url)["towers"][1] == []
         page = unescape(client.get(url, query_string={"seat": "1"}).get_data(as_text=True))
-        assert "P0's Tyrannosaurus scared off P1's Apatosaurus (black)." in page
+        assert "Pa's Tyrannosaurus scared off Pb's Apatosaurus (black)." in page
 
 
 @pytest.mark.parametrize(("data", "message"), [
@@ -117,7 +117,7 @@ def test_hot_seat_pass_screen_hides_hands(games, app, client):
     url = games.stack(client)
     state = games.state(url)
     html = client.get(url).get_data(as_text=True)
-    assert "Pass the device to P0" in html
+    assert "Pass the device to Pa" in html
     for hand in state["hands"]:
         for card in hand:
             assert f'value="{card}"' not in html
@@ -187,10 +187,10 @@ def test_join_code_lets_a_player_take_an_open_seat(games, app, client):
     assert bad.status_code == 404 and "No round or game has that code" in bad.get_data(as_text=True)
     joined = phone.post("/join", data={"code": code.lower(), "name": "Leo"})
     assert joined.status_code == 302 and joined.headers["Location"].endswith(url.rsplit("/", 1)[1])
-    assert games.state(url)["players"] == ["P0", "Leo"]
+    assert games.state(url)["players"] == ["Pa", "Leo"]
     full = app.test_client().post("/join", data={"code": code, "name": "Zoe"})
     assert full.status_code == 409 and "taken" in full.get_data(as_text=True)
-    # Leo's device sees Leo's hand, never P0's.
+    # Leo's device sees Leo's hand, never Pa's.
     state = games.state(url)
     leo_view = phone.get(url).get_data(as_text=True)
     assert all(f">{c}<" not in leo_view for c in state["hands"][0])
@@ -222,7 +222,7 @@ def test_only_the_moves_the_rules_allow_are_offered(games, app, client):
     form = page[page.index('value="scare-green-2"'):]
     select = form[form.index("<select"):form.index("</select>")]
     options = re.findall(r'<option value="(\d)">([^<]+)</option>', select)
-    assert options == [("1", "P1")]  # a tower with nothing it can scare is not offered
+    assert options == [("1", "Pb")]  # a tower with nothing it can scare is not offered
     with app.app_context():
         legal = store.legal_actions(db.session.get(Game, game_id), 0)
     playable = {a["card"] for a in legal if a["type"] == "play"}
@@ -249,7 +249,7 @@ def test_towers_rise_beside_the_dino_tower_to_build_and_a_scared_dinosaur_falls_
     reference = page[page.index('id="reference-title"'):page.index("</section>", page.index('id="reference-title"'))]
     assert reference.count('class="stack-card') == 5 and "Apatosaurus (black)" in reference
     towers = page[page.index('class="towers"'):]
-    p1 = towers[towers.index("<h3>P1"):]
+    p1 = towers[towers.index("<h3>Pb"):]
     assert "was scared off the top!" in p1
     assert re.search(r'<li class="falling" aria-hidden="true">\s*<span class="stack-card kind-dino colour-\w+">', p1)
     assert p1[:p1.index("</ol>")].count('class="to-build"') == 4  # the Apatosaurus stands; four levels to build

@@ -4,10 +4,20 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, available_timezones
 
 from flask_wtf import FlaskForm
-from wtforms import DateTimeLocalField, IntegerField, RadioField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import (
+    BooleanField,
+    DateTimeLocalField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from webapp.classroom.formats import FORMATS
+from webapp.common import dino_names
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
 
 HOMEWORK = "self_paced"
@@ -20,14 +30,42 @@ def time_zones():
 
 
 class JoinForm(FlaskForm):
-    """Join a game from your own device with the code on the board."""
+    """Join a game from your own device with the code on the board, under the name you type or a dino name."""
 
     code = StringField("Join code", validators=[InputRequired(message="Type the code on the board."),
                                                 Length(max=8, message="A join code has 5 characters.")])
     name = StringField("Your name", validators=[Optional(), Length(max=40, message="Use at most 40 characters.")])
+    dino_name = RadioField("Or pick a dino name for me", default="", validate_choice=False, validators=[Optional()])
     one_time_code = StringField("One-time code (only if your teacher gave you one to get back in)",
                                 validators=[Optional(), Length(max=8, message="A one-time code has 6 characters.")])
     submit = SubmitField("Join")
+    only_dino_names = False  # set for a round whose teacher wants no real names
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        offered = dino_names.suggestions()
+        picked = dino_names.as_made(self.dino_name.data or "")
+        if picked:
+            self.dino_name.data = picked
+            if picked not in offered:
+                offered = [picked, *offered[1:]]  # the name picked before a refusal stays on offer
+        self.dino_name.choices = options([("", "No, the name I typed"), *((name, name) for name in offered)])
+
+    def validate_dino_name(self, field):
+        if dino_names.as_made(field.data) is None:
+            raise ValidationError("Pick one of the dino names offered.")
+
+    def for_round(self, rnd):
+        """Offer only dino names when the round (None for a game) takes nothing else."""
+        self.only_dino_names = rnd is not None and dino_names.required(rnd.settings)
+
+    def chosen_name(self):
+        """Return the dino name picked, else the name typed."""
+        return self.dino_name.data or (self.name.data or "").strip()
+
+    def missing_name(self):
+        """Return what to say when no name was given."""
+        return "Pick one of the dino names." if self.only_dino_names else "Type your name, or pick a dino name."
 
 
 class PupilJoinForm(FlaskForm):
@@ -112,6 +150,7 @@ class NewRoundForm(Timetable, DeckForm):
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
         ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
+    dino_names = BooleanField("Students choose a dino name (no real names)")
     submit = SubmitField("Create the round")
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
@@ -148,7 +187,8 @@ class NewRoundForm(Timetable, DeckForm):
 
         data = {key: settings.get(key) for key in ("deck", "characteristic", "choice", "period", "group", "diet",
                                                    "count", "hand_size", "turn_seconds", "leaderboard", "teams",
-                                                   "team_mode", "stage_names") if settings.get(key) is not None}
+                                                   "team_mode", "stage_names", "dino_names")
+                if settings.get(key) is not None}
         return {**data, "title": rnd.title, "format": rnd.format, "timezone": zone,
                 "for_class": str(rnd.class_id) if rnd.class_id else "",
                 "card_set": str(settings["set_id"]) if settings.get("set_id") else "",
@@ -165,7 +205,9 @@ class NewRoundForm(Timetable, DeckForm):
                 "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
                 "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
                 "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data,
-                "stage_names": self.stage_names.data, **self.timetable()}
+                "stage_names": self.stage_names.data, **self.timetable(),
+                # A class's pupils play under the names on its list, so a class round never takes dino names.
+                "dino_names": bool(self.dino_names.data) and self.class_id() is None}
 
 
 class TeacherCardSetForm(FlaskForm):

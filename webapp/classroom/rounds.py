@@ -18,6 +18,7 @@ from webapp.cards.queries import card_values, diets
 from webapp.classroom import erasure
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
+from webapp.classroom.names import join_problem, nickname_problem
 from webapp.classroom.roster import active_students, as_student, class_of, count_students
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
@@ -140,7 +141,7 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
     if rnd.class_id is not None:
         raise AppError(409, "This round is for a class: pick your name and type your personal code.")
     refuse_a_moved_device(rnd, device_token)
-    reason = nicknames.problem(nickname)
+    reason = join_problem(rnd, nickname)
     if reason:
         raise AppError(400, reason)
     token = new_token()
@@ -158,7 +159,8 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
     team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
-    return add_student(rnd, student, token, "Someone in this round already has that nickname: choose another.")
+    return add_student(rnd, student, token, "Someone in this round already has that nickname, or one that looks the "
+                                            "same: choose another.")
 
 
 def join_as_pupil(rnd, pupil):
@@ -442,7 +444,7 @@ def student_action(rnd, student_id, action, value=None):
     if student is None or student.round_id != rnd.id:
         raise AppError(404, "There is no such student in this round.")
     if action == "rename":
-        reason = nicknames.problem(value)
+        reason = nickname_problem(rnd, value)
         if reason:
             raise AppError(400, reason)
         student.nickname, student.nickname_key = nicknames.tidy(value), nicknames.key(value)

@@ -89,6 +89,7 @@ def join():
         rnd, _ = guess_code(form.code.data)
         if rnd is not None and rnd.class_id is not None:
             return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
+        form.for_round(rnd)
     if form.validate_on_submit():
         try:
             limits.use("join")
@@ -97,9 +98,10 @@ def join():
                 raise AppError(404, "No round or game has that code. Check the letters on the board and try again.")
             if rnd is not None and rnd.class_id is not None:
                 return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
-            name = (form.name.data or "").strip()
+            form.for_round(rnd)
+            name = form.chosen_name()
             if not name:
-                raise AppError(400, "Type your name.")
+                raise AppError(400, form.missing_name())
             if rnd is None:
                 return join_game(game_id, name)
             existing = my_student(rnd)

@@ -9,7 +9,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, ValidationError
 
 from cards_db import schema
-from webapp.common import limits
+from webapp.common import limits, nicknames
 from webapp.common.characteristics import CHARACTERISTICS, CHOICES, form_problem
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -99,11 +99,29 @@ class SeatsForm(FlaskForm):
         """Return the seat entries that play."""
         return self.seats.entries[: self.players.data]
 
+    def seat_names(self):
+        """Return the names of the seats in play, unnamed ones called 'Player N'."""
+        return [nicknames.tidy(entry.form.name.data) or f"Player {index + 1}"
+                for index, entry in enumerate(self.seats_in_play())]
+
     def chosen_seats(self):
         """Return the seats in play as dicts, naming unnamed ones 'Player N'."""
-        return [{"name": (entry.form.name.data or "").strip() or f"Player {index + 1}",
-                 "kind": entry.form.kind.data or "human"}
-                for index, entry in enumerate(self.seats_in_play())]
+        return [{"name": name, "kind": entry.form.kind.data or "human"}
+                for name, entry in zip(self.seat_names(), self.seats_in_play())]
+
+    def validate(self, extra_validators=None):
+        """Check each field, then the names of the seats in play by the nickname rule, no two alike (beside each)."""
+        valid = super().validate(extra_validators)
+        keys = set()
+        for name, entry in zip(self.seat_names(), self.seats_in_play()):
+            reason = nicknames.problem(name) or ("Another seat has this name, or one that looks the same."
+                                                 if nicknames.key(name) in keys else None)
+            keys.add(nicknames.key(name))
+            if reason:
+                entry.form.name.errors = [*entry.form.name.errors, reason]
+                self.seats.errors = [*self.seats.errors, {"name": [reason]}]  # what form.errors reads
+                valid = False
+        return valid
 
 
 def over_limit(field, kind):

@@ -3,6 +3,7 @@
 from flask import jsonify, request
 from sqlalchemy import select
 
+from webapp.common import nicknames
 from webapp.common.http import bearer_token, json_body
 from webapp.common.seats import seat_for_token
 from webapp.errors import AppError, error_response
@@ -11,7 +12,6 @@ from webapp.models import Game
 from webapp.play import bp, store
 from webapp.play.adapters import ADAPTERS, adapter_for
 
-MAX_NAME_LENGTH = 40
 API_GAMES = [kind for kind, adapter in ADAPTERS.items() if adapter.in_api]
 
 
@@ -29,19 +29,24 @@ def seat_of_request(game, required):
 
 
 def parse_seats(raw):
-    """Validate the seats of a new game: a list of {name, kind}; kind is human, remote or a computer level."""
+    """Validate the seats of a new game: a list of {name, kind}; kind is human, remote or a computer level; each name
+    by the nickname rule, and no two alike."""
     if not isinstance(raw, list) or not raw:
         raise AppError(400, "Give 'seats' as a list like [{\"name\": \"Ada\", \"kind\": \"human\"}].")
-    seats = []
+    seats, keys = [], set()
     for index, seat in enumerate(raw, start=1):
         if not isinstance(seat, dict):
             raise AppError(400, f"Seat {index} must be an object with a name and a kind.")
         name, kind = seat.get("name"), seat.get("kind", "human")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-            raise AppError(400, f"Seat {index} needs a name of 1 to {MAX_NAME_LENGTH} characters.")
+        reason = nicknames.problem(name) if isinstance(name, str) else "Give it a name."
+        if reason:
+            raise AppError(400, f"Seat {index}'s name: {reason}")
+        if nicknames.key(name) in keys:
+            raise AppError(400, f"Seat {index}'s name is another seat's, or looks the same: give each seat its own name.")
+        keys.add(nicknames.key(name))
         if kind not in store.SEAT_KINDS:
             raise AppError(400, f"Seat {index}'s kind must be one of: {', '.join(store.SEAT_KINDS)}.")
-        seats.append({"name": name.strip(), "kind": kind})
+        seats.append({"name": nicknames.tidy(name), "kind": kind})
     return seats
 
 

@@ -13,7 +13,7 @@ from flask import current_app, has_request_context
 from sqlalchemy import delete, select
 from sqlalchemy.orm.exc import StaleDataError
 
-from webapp.common import codes, limits
+from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, token_hash
 from webapp.errors import AppError
 from webapp.extensions import db
@@ -73,13 +73,21 @@ def open_seats(game):
 
 
 def join(game_id, name):
-    """Give the first open seat of the game to `name`; return (game, seat, token)."""
+    """Give the first open seat of the game to `name` (checked by the nickname rule, and no other seat's name or a
+    look-alike of it); return (game, seat, token)."""
     game = get_game(game_id)
+    reason = nicknames.problem(name)
+    if reason:
+        raise AppError(400, reason)
+    taken = {nicknames.key(s["name"]) for index, s in enumerate(game.seats) if index not in open_seats(game)}
+    if nicknames.key(name) in taken:
+        raise AppError(409, "Someone in this game already has that name, or one that looks the same: choose another.")
     seats = open_seats(game)
     if not seats or GAMES[game.kind].is_over(game.state):
         raise AppError(409, "Every seat in that game is taken.")
     seat, token = seats[0], new_token()
     updated = [dict(s) for s in game.seats]
+    name = nicknames.tidy(name)
     updated[seat].update(name=name, token_hash=token_hash(token))
     game.seats = updated
     game.state = with_player_name(game.state, seat, name)
