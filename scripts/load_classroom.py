@@ -4,7 +4,9 @@ With --class-size M the N students are split into ceil(N / M) rounds played side
 its own teacher (a school's many classes on one instance) instead of one round of N.
 
 Start the app first (any way: flask, gunicorn, several workers; over plain HTTP, start gunicorn with
-COOKIE_SECURE=0 or no cookie comes back), then for example:
+COOKIE_SECURE=0 or no cookie comes back; every student comes from this one address, so lift the per-address
+limits for a run of more than a class, e.g. JOINS_PER_ADDRESS_HOUR=100000000 SIGNUPS_PER_ADDRESS_HOUR=100000000),
+then for example:
 
     python scripts/load_classroom.py --url http://127.0.0.1:8000 --students 40 --cards 5
 

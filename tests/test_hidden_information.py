@@ -231,7 +231,8 @@ def moved_to_another_period(app, model, row_id, card):
         other = next(p for p in db.session.scalars(db.select(Period).order_by(Period.position))
                      if p.position != values[card])
         values[card] = other.position
-        row.state = state
+        # As if it had been dealt so: the same game at the same version (which every move, not a deal, changes).
+        db.session.execute(db.update(model).where(model.id == row_id).values(state=state))
         db.session.scalar(db.select(Card).where(Card.slug == card)).first_period = other.name
         db.session.commit()
 
@@ -302,8 +303,9 @@ def swapped(app, game_id, first, second):
         game = db.session.get(Game, game_id)
         text = json.dumps(game.state)
         marker = "\u0000swap\u0000"
-        game.state = json.loads(text.replace(f'"{first}"', marker).replace(f'"{second}"', f'"{first}"')
-                                .replace(marker, f'"{second}"'))
+        state = json.loads(text.replace(f'"{first}"', marker).replace(f'"{second}"', f'"{first}"')
+                           .replace(marker, f'"{second}"'))
+        db.session.execute(db.update(Game).where(Game.id == game_id).values(state=state))  # dealt so: same version
         db.session.commit()
 
 
@@ -349,7 +351,7 @@ def changed(app, model, row_id, change):
         row = db.session.get(model, row_id)
         state = json.loads(json.dumps(row.state))
         change(state)
-        row.state = state
+        db.session.execute(db.update(model).where(model.id == row_id).values(state=state))  # dealt so: same version
         db.session.commit()
 
 

@@ -15,8 +15,8 @@ SCHOOL_SETTINGS = {
     "GAME_DAYS_KEPT": (30, "A game nobody has moved in for this many days is deleted, with its seats' names."),
     "ROUND_DAYS_KEPT": (365, ("A round (its students, nicknames and answers) is deleted this many days after it "
                              "finished, or after it was last used if it never finished: a school year.")),
-    "FORGET_DAILY": (1, ("1: the app deletes what is due itself, once a day, on the first request after the day "
-                        "turns (no cron job or other service). 0: run `flask --app webapp forget` yourself.")),
+    "FORGET_DAILY": (1, ("1: the app deletes what is due itself, at most once in 24 hours, after answering a "
+                         "request (no cron job or other service). 0: run `flask --app webapp forget` yourself.")),
     # Caps that keep one round or one teacher from filling the server.
     "STUDENTS_PER_ROUND": (1000, "Students who may join one round (an assembly fits)."),
     "ROUNDS_PER_TEACHER_PER_DAY": (100, "Rounds (and duplicates) one teacher may start in a day."),
