@@ -354,3 +354,11 @@ def test_seat_names_typed_on_a_new_game_form_follow_the_rule(client, names, mess
     data["seats-0-name"], data["seats-1-name"] = "Ada", "Ben"
     assert client.post("/play/cardline/new", data=data).status_code == 302
 
+
+
+def test_in_an_open_round_the_dino_names_are_folded_away_until_asked_for(app, classroom, teacher):
+    _url, code = classroom.new_round(teacher)
+    page = app.test_client().get(f"/join?code={code}").get_data(as_text=True)
+    assert '<details class="dino-picker">' in page  # closed: the name field and Join come first
+    more = app.test_client().get(f"/join?code={code}&more=1").get_data(as_text=True)
+    assert '<details class="dino-picker" open>' in more
