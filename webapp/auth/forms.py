@@ -26,6 +26,21 @@ def refuse_weak(field, *personal):
         raise ValidationError(problem)
 
 
+def refuse_wrong_password(teacher, field, wrong):
+    """Refuse the password in `field` unless it is `teacher`'s, saying `wrong`: a guess like any other (counted and
+    slowed), so someone holding a stolen cookie cannot try passwords here without end."""
+    if field.errors:  # too long to be anyone's password: not a guess worth counting
+        return
+    keys = limits.password_keys(teacher.email, known_device=True)
+    try:
+        limits.try_guess(keys, "Too many wrong passwords for this account.")
+    except AppError as error:
+        raise ValidationError(error.message) from error
+    if not check_password_hash(teacher.password_hash, field.data):
+        raise ValidationError(wrong)
+    limits.guess_was_right(keys)
+
+
 class RegisterForm(FlaskForm):
     """Create a teacher account."""
 
@@ -63,17 +78,7 @@ class ChangePasswordForm(FlaskForm):
         self.teacher = teacher
 
     def validate_current(self, field):
-        # A guess like any other: someone holding a stolen cookie must not try passwords here without end.
-        if field.errors:
-            return
-        keys = limits.password_keys(self.teacher.email, known_device=True)
-        try:
-            limits.try_guess(keys, "Too many wrong passwords for this account.")
-        except AppError as error:
-            raise ValidationError(error.message) from error
-        if not check_password_hash(self.teacher.password_hash, field.data):
-            raise ValidationError("That is not your current password.")
-        limits.guess_was_right(keys)
+        refuse_wrong_password(self.teacher, field, "That is not your current password.")
 
     def validate_password(self, field):
         refuse_weak(field, self.teacher.email, self.teacher.name)

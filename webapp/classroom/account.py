@@ -2,14 +2,12 @@
 
 from flask import flash, g, redirect, render_template, url_for
 from flask_wtf import FlaskForm
-from werkzeug.security import check_password_hash
 from wtforms import BooleanField, PasswordField, SubmitField
-from wtforms.validators import DataRequired, InputRequired, Length, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length
 
 from webapp.auth.access import teacher_required
+from webapp.auth.forms import refuse_wrong_password
 from webapp.classroom import bp, erasure
-from webapp.common import limits
-from webapp.errors import AppError
 
 
 class DeleteAccountForm(FlaskForm):
@@ -27,17 +25,7 @@ class DeleteAccountForm(FlaskForm):
         self.teacher = teacher
 
     def validate_password(self, field):
-        if field.errors:  # too long to be anyone's password: not a guess worth counting
-            return
-        # A guess like any other: someone holding a stolen cookie must not try passwords here without end.
-        keys = limits.password_keys(self.teacher.email, known_device=True)
-        try:
-            limits.try_guess(keys, "Too many wrong passwords for this account.")
-        except AppError as error:
-            raise ValidationError(error.message) from error
-        if not check_password_hash(self.teacher.password_hash, field.data):
-            raise ValidationError("That is not your password.")
-        limits.guess_was_right(keys)
+        refuse_wrong_password(self.teacher, field, "That is not your password.")
 
 
 @bp.route("/teach/account/delete", methods=["GET", "POST"])
