@@ -126,3 +126,16 @@ def test_a_live_quiz_with_odd_choices_is_refused_and_nothing_is_made(classroom, 
     assert response.status_code == 400 and "The live quiz could not start" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Round).count() == 0
+
+
+@pytest.mark.parametrize(("choices", "only_dino_names"), [({}, False), ({"dino_names": "y"}, True)])
+def test_a_lessons_live_quiz_can_take_dino_names_only(classroom, app, client, choices, only_dino_names):
+    slug, number = next((s, n) for s in SLUGS for n, a in enumerate(lessons.load(s)["meta"]["activities"])
+                        if a["type"] == "quiz")
+    classroom.register(client, email="live@school.org")
+    assert "Students choose a dino name" in client.get(f"/lessons/{slug}").get_data(as_text=True)
+    response = client.post(f"/lessons/{slug}/activities/{number}/round", data=choices)
+    rnd = classroom.round(response.headers["Location"])
+    assert rnd.settings["dino_names"] is only_dino_names
+    joined = app.test_client().post("/join", data={"code": rnd.code, "name": "Ada"})
+    assert joined.status_code == (400 if only_dino_names else 302)

@@ -212,3 +212,19 @@ def test_a_live_quiz_refuses_homework_times(app, teacher):
     response = teacher.post("/teach/questions/live", data={"question": [question_id], "title": "Now",
                                                            "opens_at": "2099-03-02T09:00"})
     assert response.status_code == 400 and "for quiz homework" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/teach/questions/live", "/teach/questions/homework"])
+def test_the_teachers_questions_can_be_run_for_dino_names_only(classroom, app, teacher, path):
+    write(teacher, "choice", CHOICE)
+    with app.app_context():
+        ids = [str(q.id) for q in db.session.query(TeacherQuestion)]
+    assert "Students choose a dino name" in teacher.get("/teach/questions/").get_data(as_text=True)
+    response = teacher.post(path, data={"question": ids, "title": "Named", "dino_names": "y"})
+    rnd = classroom.round(response.headers["Location"])
+    assert rnd.settings["dino_names"] is True
+    assert app.test_client().post("/join", data={"code": rnd.code, "name": "Ada"}).status_code == 400
+    class_url, _pupils = classroom.new_class(teacher)
+    for_class = teacher.post(path, data={"question": ids, "title": "7B", "dino_names": "y",
+                                         "for_class": class_url.rsplit("/", 1)[1]})
+    assert classroom.round(for_class.headers["Location"]).settings["dino_names"] is False  # a class plays as listed

@@ -150,7 +150,7 @@ class NewRoundForm(Timetable, DeckForm):
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
         ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
-    dino_names = BooleanField("Students choose a dino name (no real names)")
+    dino_names = BooleanField(dino_names.SETTING_LABEL)
     submit = SubmitField("Create the round")
 
     def __init__(self, *args, teacher_sets=(), teacher_classes=(), **kwargs):
@@ -312,6 +312,7 @@ class QuestionQuizForm(Timetable, FlaskForm):
     title = StringField("Title", default="My questions", validators=[InputRequired(message="Give the quiz a title."),
                                                                      Length(max=120)])
     for_class = SelectField("Who plays", validate_choice=False)
+    dino_names = BooleanField(dino_names.SETTING_LABEL)
 
     def __init__(self, *args, teacher_classes=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -326,3 +327,7 @@ class QuestionQuizForm(Timetable, FlaskForm):
     def class_id(self):
         """Return the id of the class the quiz is for, or None (open to anyone with the code)."""
         return int(self.for_class.data) if self.for_class.data else None
+
+    def only_dino_names(self):
+        """Say whether students must play under dino names (never in a class's quiz: its list names them)."""
+        return bool(self.dino_names.data) and self.class_id() is None

@@ -137,7 +137,7 @@ def live_quiz_of_questions():
     quiz = mixed_in(mine, extra, [kind for kind in trivia.KINDS if kind != trivia.ORDER_KIND])
     seconds = 30 if form.turn_seconds.data is None else form.turn_seconds.data
     rnd = rounds.create_quiz_round(g.teacher, form.title.data.strip(), quiz, seconds, form.leaderboard.data,
-                                   form.class_id())
+                                   form.class_id(), dino_names=form.only_dino_names())
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
 
@@ -159,7 +159,7 @@ def homework_of_questions():
         return questions_page(quiz_form=form, status=400)
     quiz = mixed_in(chosen_questions(), form.generated.data or 0, list(trivia.KINDS))
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "count": len(quiz), "leaderboard": "never",
-                "stage_names": "scores", **form.timetable()}
+                "stage_names": "scores", "dino_names": form.only_dino_names(), **form.timetable()}
     rnd = rounds.create_round(g.teacher, form.title.data.strip(), QUIZ_HOMEWORK, settings, form.class_id(), values=quiz)
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 

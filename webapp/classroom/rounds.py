@@ -81,10 +81,12 @@ QUIZ = "quiz"  # the format a lesson's quiz is run in
 REJOIN_CODE_LENGTH = 6
 
 
-def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every", class_id=None):
-    """Create a live quiz round from drawn questions (for a class, or anyone with the code)."""
+def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every", class_id=None,
+                      dino_names=False):
+    """Create a live quiz round from drawn questions (for a class, or anyone with the code; `dino_names`: students
+    play under generated names only)."""
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": leaderboard,
-                "seed": 0}
+                "seed": 0, "dino_names": dino_names and class_id is None}
     try:
         state = FORMATS[QUIZ].new_state(questions, settings, seed=0)
     except InvalidConfig as error:

@@ -22,6 +22,7 @@ ANIMALS = (
     "Tiktaalik", "Eryops", "Styraco", "Carnotaur", "Ichthyo", "Kentro",
 )
 SUGGESTIONS = 6
+SETTING_LABEL = "Students choose a dino name (no real names)"  # the teacher's choice, on every form that starts a round
 ONLY_DINO_NAMES = "In this round everyone plays under a dino name: pick one of the names offered."
 _ADJECTIVES = {word.casefold(): word for word in ADJECTIVES}
 _ANIMALS = {word.casefold(): word for word in ANIMALS}

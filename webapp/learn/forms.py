@@ -1,9 +1,10 @@
 """A lesson's quiz run live: how many questions, how long each, and whether the class sees a leaderboard."""
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField
+from wtforms import BooleanField, IntegerField, SelectField
 from wtforms.validators import NumberRange, StopValidation
 
+from webapp.common import dino_names
 from webapp.common.forms import options
 
 
@@ -25,3 +26,4 @@ class LiveQuizForm(FlaskForm):
         given("Say how many seconds, as a whole number."), NumberRange(min=0, max=600, message="Use 0 to 600 seconds.")])
     leaderboard = SelectField("Leaderboard", choices=options([
         ("every", "After every question"), ("end", "Only at the end"), ("never", "Never")]))
+    dino_names = BooleanField(dino_names.SETTING_LABEL)

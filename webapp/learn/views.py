@@ -4,6 +4,7 @@ from flask import abort, g, redirect, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
 from webapp.classroom import questions, rounds
+from webapp.common import dino_names
 from webapp.common.seats import remember_seats
 from webapp.errors import AppError
 from webapp.learn import bp
@@ -27,7 +28,8 @@ def lesson(slug):
     if lesson is None:
         abort(404, description=f"There is no lesson called {slug!r}.")
     return render_template("learn/show.html", lesson=lesson, body=render(lesson),
-                           activities=list(enumerate(lesson["meta"]["activities"])))
+                           activities=list(enumerate(lesson["meta"]["activities"])),
+                           dino_names_label=dino_names.SETTING_LABEL)
 
 
 def activity_of(slug, number):
@@ -89,7 +91,7 @@ def launch_round(slug, number):
             mine = [questions.as_quiz_question(q) for q in questions.teacher_questions(g.teacher, "choice")]
             chosen["bank"] = [*chosen["bank"], *mine]
         rnd = rounds.create_quiz_round(g.teacher, title, quizzes.draw(chosen), form.turn_seconds.data,
-                                       form.leaderboard.data)
+                                       form.leaderboard.data, dino_names=form.dino_names.data)
     else:
         raise AppError(400, "Only rounds and quizzes can be run for the class.")
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
