@@ -156,6 +156,16 @@ def test_wrong_codes_slow_an_address_down_without_walling_off_a_classmate(app, c
                for _ in range(5))
 
 
+def test_a_join_link_opened_while_an_address_waits_shows_the_form_with_the_wait(app, classroom, teacher, clock):
+    _url, code = classroom.new_round(teacher)
+    app.config["FREE_CODE_GUESSES"] = 2
+    for n in range(2):
+        app.test_client().get(f"/r/QQQQ{'QX'[n]}")
+    page = app.test_client().get(f"/join?code={code}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 429 and 'name="code"' in text and "Please wait 1 second" in text
+
+
 @pytest.mark.parametrize("path", ["/r/{code}", "/r/{code}/panel", "/join?code={code}"])
 def test_every_route_that_tells_a_live_code_from_a_dead_one_counts_as_a_guess(app, classroom, teacher, path):
     _url, live = classroom.new_round(teacher)

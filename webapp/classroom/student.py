@@ -86,7 +86,11 @@ def join():
     form = JoinForm(code=request.args.get("code", ""))
     session.setdefault("device", new_token())
     if request.method == "GET" and form.code.data:
-        rnd, _ = guess_code(form.code.data)
+        try:
+            rnd, _ = guess_code(form.code.data)
+        except AppError as error:  # too many wrong codes from here: the form says how long to wait
+            form.code.errors = [error.message]
+            return render_template("classroom/join.html", form=form), error.status
         if rnd is not None and rnd.class_id is not None:
             return redirect(url_for("classroom.join_as_pupil", code=rnd.code))
         form.for_round(rnd)
