@@ -47,6 +47,7 @@ def database_config(url):
         "SQLALCHEMY_DATABASE_URI": str(url),
         "WTF_CSRF_ENABLED": False,
         **NO_QUOTAS,
+        "FORGET_DAILY": 0,  # the daily clean-up after a test's first request: tests/test_privacy.py turns it on
     }
 
 

@@ -355,7 +355,8 @@ def test_the_app_forgets_once_a_day_across_processes_and_again_the_next_day(app,
     monkeypatch.setattr(job, "forget", lambda at=None: runs.append(at) or real(at))
     day = datetime(2031, 3, 4, 8, 0, tzinfo=UTC)
     monkeypatch.setattr(job, "now", lambda: day)
-    other = create_app(database_config(loaded_database_url))  # a second process on the same database
+    app.config["FORGET_DAILY"] = 1
+    other = create_app({**database_config(loaded_database_url), "FORGET_DAILY": 1})  # a second process, same database
     try:
         app.test_client().get("/ping").close()
         other.test_client().get("/ping").close()
@@ -385,6 +386,7 @@ def test_a_failing_run_never_fails_a_request_and_is_tried_again_later(app, monke
         raise RuntimeError("the disk is full")
 
     monkeypatch.setattr(job, "forget", broken)
+    app.config["FORGET_DAILY"] = 1
     at = datetime(2031, 3, 4, 8, 0, tzinfo=UTC)
     monkeypatch.setattr(job, "now", lambda: at)
     response = app.test_client().get("/ping")

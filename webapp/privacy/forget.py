@@ -78,15 +78,17 @@ def claim_the_day(at):
 
     One atomic statement decides: two processes racing both try, the database lets exactly one change the row.
     """
+    # RETURNING, not rowcount: psycopg reports -1 rows for an INSERT ... ON CONFLICT DO NOTHING.
     claimed = db.session.execute(update(Housekeeping).where(Housekeeping.name == JOB,
                                                             Housekeeping.last_run_at < at - EVERY)
-                                 .values(last_run_at=at)).rowcount
+                                 .values(last_run_at=at).returning(Housekeeping.name)).first() is not None
     if not claimed:  # no row yet (the first run ever), or it ran within the day
         insert = (postgresql if db.engine.dialect.name == "postgresql" else sqlite).insert(Housekeeping)
         claimed = db.session.execute(insert.values(name=JOB, last_run_at=at)
-                                     .on_conflict_do_nothing(index_elements=["name"])).rowcount
+                                     .on_conflict_do_nothing(index_elements=["name"])
+                                     .returning(Housekeeping.name)).first() is not None
     db.session.commit()
-    return claimed == 1
+    return claimed
 
 
 def last_run():
