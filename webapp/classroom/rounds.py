@@ -37,7 +37,10 @@ def chosen_values(teacher, settings):
     choice = settings.get("choice", "all")
     if choice == "set":
         card_set = db.session.get(CardSet, settings.get("set_id") or 0)
-        if card_set is None or card_set.teacher_id != teacher.id:
+        if card_set is None:
+            raise AppError(400, "The card set this round was made from has been deleted: edit the round's cards "
+                                "(choose another set, or the cards by period, group or diet).")
+        if card_set.teacher_id != teacher.id:
             raise AppError(400, "Choose one of your own card sets.")
         values = {slug: v for slug, v in values.items() if slug in set(card_set.slugs)}
     elif choice == "filter":
