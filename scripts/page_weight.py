@@ -16,6 +16,9 @@ from playwright.sync_api import sync_playwright
 PAGES = ["/", "/cards/", "/cards/tyrannosaurus", "/timeline", "/timeline?scale=log", "/play/", "/play/cardline/new",
          "/play/stack/new", "/play/practice/new", "/quiz/new", "/lessons/", "/lessons/deep-time-gaps", "/join",
          "/teach/login", "/play/dinoblivion/new", "/play/dinoblivion/rules"]
+# A student doing a lesson at home: the lesson, then its timeline activity and the time-gap chart it leads to.
+LESSON_CARDS = "dimetrodon,coelophysis,brontosaurus,stegosaurus,velociraptor,tyrannosaurus,triceratops,woolly-mammoth,human"
+LESSON_JOURNEY = ["/lessons/deep-time-gaps", f"/timeline?cards={LESSON_CARDS}", "/timeline/gap"]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 
@@ -82,6 +85,17 @@ def main():
             repeat = visit(page, session, base + path)
             print(f"{path:28} {first[0] / 1024:9.1f} KB ({first[1]:2}) {repeat[0] / 1024:9.1f} KB ({repeat[1]:2})")
             context.close()
+        print(f"{'a lesson, its timeline and the gap chart':42} {'first visit':>16} {'next visit':>16}")
+        context = browser.new_context()
+        page = context.new_page()
+        session = context.new_cdp_session(page)
+        session.send("Network.enable")
+        visits = [[visit(page, session, base + path) for path in LESSON_JOURNEY] for _ in range(2)]
+        for path, first, repeat in zip(LESSON_JOURNEY, *visits, strict=True):
+            print(f"{path[:42]:42} {first[0] / 1024:9.1f} KB ({first[1]:2}) {repeat[0] / 1024:9.1f} KB ({repeat[1]:2})")
+        first, repeat = (sum(size for size, _ in journey) for journey in visits)
+        print(f"{'the whole lesson':42} {first / 1024:9.1f} KB      {repeat / 1024:9.1f} KB")
+        context.close()
         browser.close()
 
 

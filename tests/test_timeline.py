@@ -10,6 +10,7 @@ import pytest
 
 from webapp.extensions import db
 from webapp.models import Card, CardSet, Period
+from webapp.timeline import vendor
 
 
 def figure(client, url, status=200):
@@ -189,7 +190,7 @@ def test_weight_chart_uses_a_log_axis(client):
                                  "/periods/cretaceous", "/charts/sizes", "/charts/weights", "/timeline/gap"])
 def test_pages_render_with_local_plotly(client, url):
     html = client.get(url).get_data(as_text=True)
-    assert f"/vendor/plotly-{plotly.__version__}.min.js" in html
+    assert f"/vendor/plotly-basic-{vendor.bundle_version()}.min.js" in html
     assert 'data-figure="/api/figures/' in html
 
 
@@ -362,15 +363,58 @@ def test_a_round_made_from_a_set_keeps_its_cards_when_the_set_is_deleted(app, cl
 
 
 def test_plotly_js_is_served_locally_gzipped_and_cached_for_a_year(client):
-    url = f"/vendor/plotly-{plotly.__version__}.min.js"
+    url = f"/vendor/plotly-basic-{vendor.bundle_version()}.min.js"
     response = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 200
     assert response.headers["Content-Encoding"] == "gzip"
     assert "immutable" in response.headers["Cache-Control"] and "max-age=31536000" in response.headers["Cache-Control"]
-    assert gzip.decompress(response.data).startswith(b"/**") or b"plotly" in gzip.decompress(response.data)[:2000]
+    assert gzip.decompress(response.data).startswith(b"/**\n* plotly.js (basic - minified)")
     plain = client.get(url)
     assert "Content-Encoding" not in plain.headers and len(plain.data) > len(response.data)
-    assert client.get("/vendor/plotly-0.0.1.min.js").status_code == 404
+    assert client.get("/vendor/plotly-basic-0.0.1.min.js").status_code == 404
+    assert client.get(f"/vendor/plotly-{plotly.__version__}.min.js").status_code == 404  # the full bundle: gone
+
+
+PLOTLY_GZIPPED_AT_MOST = 420_000  # bytes; the README's "Light on a school's network" states it
+
+
+def test_the_plotly_bundle_is_the_small_one_for_the_plotly_the_figures_are_written_for(client):
+    from pathlib import Path
+
+    full = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")[:200]
+    assert re.search(r"plotly\.js v(\d+\.\d+\.\d+)", full).group(1) == vendor.bundle_version()
+    body = client.get(f"/vendor/plotly-basic-{vendor.bundle_version()}.min.js",
+                      headers={"Accept-Encoding": "gzip"}).data
+    assert len(body) <= PLOTLY_GZIPPED_AT_MOST
+
+
+def test_every_chart_draws_only_traces_the_small_bundle_holds(app, client, classroom, teacher):
+    class_url, _pupils = classroom.new_class(teacher)
+    pages = [(client, url) for url in ("/timeline", "/timeline?scale=log", "/periods/jurassic", "/charts/sizes",
+                                       "/charts/weights", "/timeline/gap")]
+    pages.append((teacher, class_url + "/progress"))
+    found = set()
+    created = client.post("/api/games", json={"deck": "animals", "characteristic": "mass", "seed": 5,
+                                              "seats": [{"name": "Ada"}, {"name": "Bot", "kind": "hard"}]}).get_json()
+    headers = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    for _ in range(100):  # a finished Cardline line is drawn as dots
+        listed = client.get(f"/api/games/{created['id']}/actions", headers=headers).get_json()
+        if not listed["actions"]:
+            break
+        client.post(f"/api/games/{created['id']}/actions", headers=headers,
+                    json={**listed["actions"][0], "version": listed["version"]})
+    pages.append((client, f"/play/cardline/{created['id']}"))
+    for browser, page in pages:
+        for figure in re.findall(r'data-figure="([^"]+)"', browser.get(page).get_data(as_text=True)):
+            response = browser.get(figure.replace("&amp;", "&"))
+            assert response.status_code == 200, figure
+            found |= {trace.get("type", "scatter") for trace in response.get_json()["data"]}
+    assert {"bar", "scatter"} <= found <= set(vendor.TRACE_TYPES), found
+
+
+@pytest.mark.parametrize("url", ["/", "/cards/", "/cards/tyrannosaurus", "/join", "/play/", "/lessons/"])
+def test_pages_without_a_chart_load_no_plotly(client, url):
+    assert "/vendor/plotly" not in client.get(url).get_data(as_text=True)
 
 
 def test_figures_json_parses(client):
