@@ -114,6 +114,8 @@ def test_teacher_and_student_pages_pass_axe(browser, live_server, teacher_page, 
     teacher.get_by_role("button", name="Start the round").click()
     student.locator("form.place-form").wait_for(timeout=5000)
     found += axe(student) + axe(teacher)
+    teacher.set_viewport_size(SCREENS["phone"])  # a teacher running the round from their phone
+    found += axe(teacher)
     assert found == []
 
 
