@@ -17,11 +17,12 @@ import secrets
 import shutil
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from markupsafe import escape
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 from werkzeug.serving import make_server
@@ -182,6 +183,23 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@contextmanager
+def statements_run(app):
+    """Collect, in the list it gives, every SQL statement the app's database runs inside the block."""
+    statements = []
+    with app.app_context():
+        engine = db.engine
+
+    def record(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
 
 
 def wait_until(read, timeout=5.0):

@@ -7,8 +7,8 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import database_config, posted
-from sqlalchemy import event, func, select
+from conftest import database_config, posted, statements_run
+from sqlalchemy import func, select
 
 from webapp import create_app
 from webapp.extensions import db
@@ -334,18 +334,8 @@ def test_the_account_page_asks_for_the_box_and_the_password_and_deletes_nothing_
 
 def requests_cost(app, client, path="/ping"):
     """Return the SQL statements one request (sent, then closed as a server does) runs."""
-    statements = []
-    with app.app_context():
-        engine = db.engine
-
-    def record(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with statements_run(app) as statements:
         client.get(path).close()
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     return statements
 
 
