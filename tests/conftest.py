@@ -125,11 +125,14 @@ class PostgresDatabases:
 
 
 def pytest_collection_modifyitems(config, items):
-    """On PostgreSQL, run only the tests that use a database: the rest (the engines' random play, the nickname
-    rule...) give the same answer on any database, and the SQLite pass has run them."""
+    """On PostgreSQL, run only the tests that use a database through the app's requests: the rest give the same
+    answer on any database, and the SQLite pass has run them. Those are the tests with no database (the engines'
+    random play, the nickname rule...) and the browser tests, which drive the same pages over the same requests
+    that the HTTP tests send to PostgreSQL; CI's time goes to the database."""
     if not SERVER_URL:
         return
-    elsewhere = [item for item in items if "databases" not in getattr(item, "fixturenames", ())]
+    elsewhere = [item for item in items
+                 if "databases" not in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser")]
     if elsewhere:
         config.hook.pytest_deselected(items=elsewhere)
         items[:] = [item for item in items if item not in elsewhere]
