@@ -371,6 +371,11 @@ def test_timeline_renders_offline_without_console_errors(browser, live_server):
     page.goto(f"{live_server}/timeline/gap?cards=stegosaurus,tyrannosaurus")
     page.wait_for_selector(".figure .main-svg")
     assert "before you were born" in page.locator(".gap-sentences").inner_text()
+    for path in ("/charts/sizes", "/charts/weights", "/periods/jurassic"):  # every chart page, hovered and zoomed
+        page.goto(live_server + path)
+        page.wait_for_selector(".figure .main-svg")
+        page.locator(".figure .nsewdrag").first.hover()
+        page.locator(".figure .modebar-btn[data-title='Zoom in']").first.click(force=True)
     assert errors == [] and outside == []
     context.close()
 

@@ -375,6 +375,14 @@ def test_plotly_js_is_served_locally_gzipped_and_cached_for_a_year(client):
     assert client.get(f"/vendor/plotly-{plotly.__version__}.min.js").status_code == 404  # the full bundle: gone
 
 
+def test_the_vendored_plotly_is_the_published_file_unchanged():
+    import hashlib
+
+    digest = hashlib.sha256(vendor.PLOTLY_JS.read_bytes()).hexdigest()
+    assert digest == "99784e3abfb07b142a15e521a439e6d9addceadb3f79553fd24c72774f0649ba"  # see vendor/README.md
+    assert digest in (vendor.PLOTLY_JS.parent / "README.md").read_text()
+
+
 PLOTLY_GZIPPED_AT_MOST = 420_000  # bytes; the README's "Light on a school's network" states it
 
 

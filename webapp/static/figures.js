@@ -18,6 +18,9 @@
         if (!element.classList.contains("js-plotly-plot")) element.textContent = "";
         return Plotly.react(element, figure.data, figure.layout, {
           responsive: true, displaylogo: false, modeBarButtonsToRemove: ["select2d", "lasso2d"],
+          // Nothing leaves the app: plotly's own defaults name its cloud and a map server; neither is used here.
+          showLink: false, showSendToCloud: false, showEditInChartStudio: false, plotlyServerURL: "",
+          topojsonURL: "/vendor/no-maps/",
         });
       })
       .then(() => {
