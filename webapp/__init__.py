@@ -1,5 +1,6 @@
 """The Flask app: an educational paleontology quiz and card game for classrooms."""
 
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -26,6 +27,8 @@ def create_app(test_config=None):
         SESSION_COOKIE_SECURE=config.cookie_secure(testing=bool((test_config or {}).get("TESTING"))),
         CARDS_PER_PAGE=24,
         POLL_CACHE_SECONDS=0.25,
+        LIVE_PUSH=os.environ.get("LIVE_PUSH", "auto"),  # push to live screens: auto (when the server allows), on, off
+        LIVE_STREAM_SECONDS=600,  # a stream then ends and the browser reconnects (its session checked again)
         **school_settings(),
     )
     if test_config is None:
@@ -36,7 +39,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     config.private_database_file(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
 
-    from webapp import database, errors, filters
+    from webapp import database, errors, filters, live
     from webapp.extensions import csrf, db, migrate
 
     db.init_app(app)
@@ -44,6 +47,7 @@ def create_app(test_config=None):
     csrf.init_app(app)
     errors.init_app(app)
     filters.init_app(app)
+    live.init_app(app)
 
     from webapp import auth, cards, classroom, learn, main, play, privacy, sources, timeline
 

@@ -7,7 +7,7 @@ bp = Blueprint("classroom", __name__)
 
 def register(app):
     """Register this feature's routes on the app (imported here, so importing a service never loads pages)."""
-    from webapp.classroom import account, class_pages, question_pages, stage, student, teacher  # noqa: F401  (routes)
+    from webapp.classroom import account, class_pages, push, question_pages, stage, student, teacher  # noqa: F401
     from webapp.classroom.formats import FORMATS
     from webapp.games.rounds.clock import EXTRA_TIME_STEP, more_time
 

@@ -208,6 +208,14 @@ def place_of(points, all_points):
     return 1 + sum(1 for other in all_points if other > points)
 
 
+def standing_words(points, rank, of, finished):
+    """Say a student's points and place: the end of the round's last line, or the line under the game."""
+    said = f"{points} point{'' if points == 1 else 's'}"
+    if finished:
+        return f" You scored {said}{f': number {rank} of {of}' if rank else ''}."
+    return f"You: {said} · number {rank} of {of}" if rank else ""
+
+
 def with_places(rows):
     """Return rows ranked best first, each with its "place" by place_of, the one ranking rule of every screen."""
     every = [row["points"] for row in rows]

@@ -217,12 +217,12 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
-def my_standing(answers, shared):
-    """Return the student's points, and their rank among the class where the teacher shows rankings."""
+def my_standing(rnd, answers, shared):
+    """Say the student's points, and their rank among the class where the teacher shows rankings."""
     points = sum(1 for correct in answers.values() if correct)
     scores = shared["scores"]
     rank = results.place_of(points, scores) if scores is not None else None
-    return {"points": points, "rank": rank, "of": shared["class_size"]}
+    return results.standing_words(points, rank, shared["class_size"], rnd.status == "finished")
 
 
 def panel_context(rnd, student, csrf=True, error=None):
@@ -232,7 +232,7 @@ def panel_context(rnd, student, csrf=True, error=None):
     shared = shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
-               "seconds_left": rounds.seconds_left(rnd, student), "me": my_standing(answers, shared), **shared}
+               "seconds_left": rounds.seconds_left(rnd, student), "standing": my_standing(rnd, answers, shared), **shared}
     context.update(fmt.student_context(rnd, student, answers, context["obs"]))
     return context
 

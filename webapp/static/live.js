@@ -1,9 +1,11 @@
-// Live views: ask the server every second, with If-None-Match, whether the view changed; an
-// unchanged view costs a bodiless 304. Students poll a tiny "version" answer and fetch the panel
-// only when it changes; the teacher's page polls its panel directly. The seconds left come from
-// the server's clock in a header; between polls the countdown only ticks down locally for
-// display. Forms in a fetched panel get this page's CSRF token (the fragment leaves it out, so
-// identical views keep identical ETags).
+// Live views. The server pushes each change down an event stream (push.js): the panel, and beside it
+// what is the student's own (their points and rank, their clock). While the stream is not working
+// (a server that only polls, a dropped connection, a proxy holding it back) the page asks every
+// second, with If-None-Match, whether the view changed; an unchanged view costs a bodiless 304.
+// Students poll a tiny "version" answer and fetch the panel only when it changes; the teacher's page
+// polls its panel directly. The seconds left come from the server's clock (in the event, or a header);
+// between them the countdown only ticks down locally for display. Forms in a panel get this page's
+// CSRF token (the fragment leaves it out, so identical views keep identical ETags).
 (function () {
   const live = document.getElementById("live");
   if (!live) return;
@@ -45,8 +47,13 @@
   const drawnFor = live.querySelector("[data-round-status]")?.dataset.roundStatus;
 
   async function swapPanel(response) {
+    swapHtml(await response.text());
+  }
+
+  function swapHtml(html) {
     const chosen = choices();
-    live.innerHTML = await response.text();
+    live.innerHTML = html;
+    pushedHtml = null;
     swaps += 1;
     fillTokens();
     restore(chosen);
@@ -54,8 +61,26 @@
     if (drawnFor && now && now !== drawnFor) location.reload();
   }
 
+  // A pushed view: its panel when that changed, then the student's own standing and clock.
+  let pushedHtml = null;
+  function showPushed(view) {
+    if (view.html !== pushedHtml) {
+      swapHtml(view.html);
+      pushedHtml = view.html;
+    }
+    if (typeof view.standing === "string") {
+      for (const element of live.querySelectorAll("[data-standing]")) {
+        element.textContent = view.standing;
+        element.hidden = !view.standing;
+      }
+    }
+    if (typeof view.seconds === "number") setCountdown(view.seconds);
+  }
+
+  const push = window.livePush ? window.livePush(live.dataset.events, showPushed) : null;
+
   async function poll() {
-    if (busy) return;
+    if (busy || (push && push.live())) return;
     busy = true;
     const swapsBefore = swaps;
     try {

@@ -1,8 +1,9 @@
 // The stage: a round full-screen on the projector.
 //
-// Its live part is polled every second with If-None-Match (an unchanged stage is a bodiless 304). The
-// seconds left come from the server's clock in the X-Seconds-Left header, so the fragment never changes
-// with time; between polls the clock only counts down here, for display.
+// Its live part is pushed down an event stream (push.js) and, while that is not working, polled every
+// second with If-None-Match (an unchanged stage is a bodiless 304). The seconds left come from the
+// server's clock beside the fragment (in the event, or the X-Seconds-Left header), so the fragment never
+// changes with time; between them the clock only counts down here, for display.
 //
 // Keys (nothing on the stage is typed into): Space does the round's next step (start, reveal, next card)
 // when the round allows it now, as the fragment's data-main says (a presenter's "next" button, which
@@ -143,8 +144,14 @@
     if (current()?.dataset.roundStatus === "finished") clearInterval(timer);  // nothing changes after the end
   }
 
-  async function poll() {
-    if (polling) return;
+  const streamUrl = () => stage.dataset.events && `${stage.dataset.events}?from=${windowStart}`;
+  const push = window.livePush ? window.livePush(streamUrl(), (view) => {
+    swap(view.html);
+    setSecondsLeft(typeof view.seconds === "number" ? view.seconds : null);
+  }) : null;
+
+  async function poll(force) {
+    if (polling || (!force && push && push.live())) return;
     polling = true;
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
@@ -200,7 +207,7 @@
     } finally {
       sending = false;
       etag = null;
-      await poll();
+      await poll(true);
     }
   }
 
@@ -212,7 +219,8 @@
     const last = Math.max(0, Number(line.dataset.windowCount) - size);
     windowStart = Math.min(last, Math.max(0, Number(line.dataset.windowStart) + direction * size));
     etag = null;
-    poll();
+    if (push) push.reopen(streamUrl());
+    poll(true);
   }
 
   function fullScreen() {

@@ -143,7 +143,10 @@ class RoundFormat(ABC):
         return {}
 
     def student_context(self, rnd, student, answers, obs):
-        """Return what a student's panel shows of this format (`answers`: {turn: right?} of theirs)."""
+        """Return what a student's panel shows of this format (`answers`: {turn: right?} of theirs).
+
+        Plain data only (JSON's kinds): it names the variant of the panel a pushed view draws once for every
+        student it is the same for (classroom/push.py)."""
         return {}
 
     def stage_context(self, rnd, context):

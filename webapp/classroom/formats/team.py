@@ -47,9 +47,9 @@ class TeamRound(Answered):
 
     def student_context(self, rnd, student, answers, obs):
         leader = captain(rnd, student.team)
-        return {"mine": answer_on(answers, self.turn(rnd)), "captain": leader, "tie_rule": self.tie_rule(rnd),
-                "outcome": outcome(obs, student.team),
-                "can_act": rnd.settings.get("team_mode") == "majority" or (leader and leader.id == student.id)}
+        return {"mine": answer_on(answers, self.turn(rnd)), "captain": leader and {"nickname": leader.nickname},
+                "tie_rule": self.tie_rule(rnd), "outcome": outcome(obs, student.team),
+                "can_act": rnd.settings.get("team_mode") == "majority" or bool(leader and leader.id == student.id)}
 
     def stage_context(self, rnd, context):
         # The moves and the teams take part of the stage's height: the line is always compact, so names stay 24 px.

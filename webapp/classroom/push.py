@@ -1,0 +1,185 @@
+"""Live rounds pushed: students, the teacher's page and the stage receive a round's changes as streams.
+
+Render once: after a change, the first stream of a round in a process reads the round once (its students,
+their answers, what every student shares) into a snapshot; each student's panel is then one of a few
+variants (the format's student_context: answered or not, right or wrong, captain or not), each rendered once
+per snapshot and process; only what is a student's own (points and rank, their clock) is made per student,
+and small. The teacher's page and the stage are rendered per stream: a round has one or two.
+"""
+
+import hashlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+
+from flask import current_app, g, render_template
+from sqlalchemy import select
+
+from webapp import live
+from webapp.auth.access import teacher_required
+from webapp.classroom import bp, results, rounds, screens, stage
+from webapp.classroom.formats import format_of
+from webapp.classroom.student import find_round, my_student, played_elsewhere, shared_view
+from webapp.errors import AppError
+from webapp.extensions import db
+from webapp.models import Answer, Round, Student
+from webapp.play.forms import PlaceForm
+
+SNAPSHOTS_KEPT = 64
+SETTLE_AFTER = 0.05  # seconds past a turn's end: the machine then finds the time is up
+TEACHER_LAZY = 0.5  # answers and joins redraw the teacher's screens at most twice a second
+
+
+@dataclass
+class Snapshot:
+    """One round as every student stream of this process sees it between two changes."""
+
+    round: Round
+    students: dict
+    answers: dict  # student id -> {turn: right?}
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    variants: dict = field(default_factory=dict)  # (viewer, own) -> (html, digest)
+
+
+def snapshot(round_id):
+    """Return the round's snapshot for what this process last heard of it, reading it once per change."""
+    snapshots = current_app.extensions.setdefault("live_snapshots", {"lock": threading.Lock(), "kept": {}})
+    key = (round_id, live.hub().stamp(round_id))
+    with snapshots["lock"]:  # the first stream reads; the others, woken by the same change, wait and reuse it
+        kept = snapshots["kept"]
+        if key not in kept:
+            if len(kept) >= SNAPSHOTS_KEPT:
+                kept.clear()
+            kept[key] = read_snapshot(round_id)
+        return kept[key]
+
+
+def read_snapshot(round_id):
+    """Read a round, its students and their answers, detached from the session (None: the round is gone)."""
+    rnd = db.session.get(Round, round_id)
+    if rnd is None:
+        return None
+    students = {s.id: s for s in db.session.scalars(select(Student).where(Student.round_id == round_id))}
+    answers = {}
+    for student_id, turn, correct in db.session.execute(
+            select(Answer.student_id, Answer.turn, Answer.correct).where(Answer.round_id == round_id)):
+        answers.setdefault(student_id, {})[turn] = correct
+    for instance in [rnd, *students.values()]:
+        db.session.expunge(instance)
+    return Snapshot(rnd, students, answers)
+
+
+def digest(text):
+    """Return a short fingerprint of some text."""
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def student_look(round_id, student_id):
+    """Return a student's view now: their panel (a shared variant), standing and clock; None once they are out."""
+    snap = snapshot(round_id)
+    student = snap and snap.students.get(student_id)
+    if student is None or student.removed:
+        return None
+    rnd, fmt = snap.round, format_of(snap.round)
+    if fmt.student_page(rnd, student):
+        return None
+    shared = shared_view(rnd, fmt.student_viewer(student))
+    answers = snap.answers.get(student_id, {})
+    own = fmt.student_context(rnd, student, answers, shared["obs"])
+    variant = (fmt.student_viewer(student), json.dumps(own, sort_keys=True, default=str))
+    with snap.lock:
+        drawn = snap.variants.get(variant)
+    if drawn is None:
+        html = render_template("classroom/student/_panel.html", **variant_context(rnd, fmt, student, shared, own))
+        drawn = snap.variants[variant] = (html, digest(html))
+    points = sum(1 for correct in answers.values() if correct)
+    scores = shared["scores"]
+    rank = results.place_of(points, scores) if scores is not None else None
+    standing = results.standing_words(points, rank, shared["class_size"], rnd.status == "finished")
+    seconds = rounds.seconds_left(rnd, student)
+    settle_when_due(rnd, seconds)
+    return {"key": f"{drawn[1]}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": drawn[0],
+            "standing": standing, "seconds": seconds}
+
+
+def variant_context(rnd, fmt, student, shared, own):
+    """Return what a student's panel is drawn from, with nothing of the student's own but `own` (their variant)."""
+    timer = rounds.seconds_left(rnd) is not None
+    # The clock's number and the standing are the student's own: the page sets them from the event.
+    return {"round": rnd, "fmt": fmt, "student": student, "error": None, "csrf": False,
+            "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
+            "seconds_left": 0.0 if timer else None, "standing": "", **shared, **own}
+
+
+def clock_key(rnd, seconds):
+    """Return what stays the same while a student's clock runs as it did: when it ends (or, paused, what is left)."""
+    if seconds is None:
+        return ""
+    return str(round(seconds)) if rnd.status == "paused" else str(round(time.time() + seconds))
+
+
+def settle_when_due(rnd, seconds):
+    """Have this process settle the round when a turn's time runs out (with no polls, nothing else would)."""
+    if seconds is None or rnd.status != "playing":
+        return
+    app, round_id = current_app._get_current_object(), rnd.id
+    ends = round(time.time() + seconds, 1)
+
+    def settle():
+        with app.app_context():
+            due = db.session.get(Round, round_id)
+            if due is not None:
+                rounds.settle(due)
+            db.session.remove()
+
+    live.hub().call_at(("settle", round_id, ends), seconds + SETTLE_AFTER, settle)
+
+
+def teacher_look(round_id, template, view):
+    """Return the teacher's page's or the stage's live part now; None once the round is gone."""
+    try:
+        rnd = rounds.teacher_round(round_id, g.teacher)
+    except AppError:
+        return None
+    html = render_template(template, **view(rnd))
+    seconds = rounds.seconds_left(rnd)
+    settle_when_due(rnd, seconds)
+    return {"key": f"{digest(html)}.{clock_key(rnd, seconds)}", "html": html, "seconds": seconds}
+
+
+@bp.get("/r/<code>/events")
+def student_events(code):
+    """Stream a student's view of their round: now, and after every change that alters it."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    played_elsewhere(rnd, student)
+    if not live.push_on():
+        return "", 204  # an event stream's way of saying "do not reconnect": the page polls
+    round_id, student_id = rnd.id, student.id
+    return live.stream(round_id, lambda: student_look(round_id, student_id), follows=(live.STATE, live.ROSTER))
+
+
+@bp.get("/teach/rounds/<id:round_id>/events")
+@teacher_required
+def teacher_events(round_id):
+    """Stream the live part of the teacher's round page."""
+    return teacher_stream(round_id, "classroom/teacher/_panel.html", screens.teacher_view)
+
+
+@bp.get("/teach/rounds/<id:round_id>/stage/events")
+@teacher_required
+def stage_events(round_id):
+    """Stream the stage's live part (`?from=N`: where the window on a long line starts)."""
+    return teacher_stream(round_id, "classroom/stage/_panel.html", stage.stage_view)
+
+
+def teacher_stream(round_id, template, view):
+    """Stream a teacher's screen of their round: every change, answers and joins at most twice a second."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    if not live.push_on():
+        return "", 204
+    return live.stream(rnd.id, lambda: teacher_look(round_id, template, view),
+                       follows=(live.STATE, live.ROSTER, live.ANSWER), lazy=TEACHER_LAZY)

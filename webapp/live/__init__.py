@@ -1,0 +1,105 @@
+"""Push: live screens receive a round's changes as the server makes them, by server-sent events.
+
+A stream is one long response that costs no thread under gunicorn's gevent worker (a greenlet waits on it)
+and one thread of the development server (`flask run`, a class at most). Under a server that would give each
+stream a thread of a small pool (gunicorn's gthread worker), streams are refused with 204 and pages keep
+polling, as they also do whenever a stream drops (see static/live.js).
+"""
+
+import json
+import sys
+import time
+
+from flask import Response, current_app, request, stream_with_context
+from sqlalchemy.engine import make_url
+
+from webapp.extensions import db
+from webapp.live.bus import Bus
+from webapp.live.hub import ANSWER, ROSTER, STATE, SYNC, Hub
+
+__all__ = ["ANSWER", "ROSTER", "STATE", "SYNC", "hub", "init_app", "push_on", "stream"]
+
+HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
+RETRY_MS = 2000  # how soon a browser reconnects a dropped stream
+
+
+def init_app(app):
+    """Give the app its hub and its bus (LISTEN/NOTIFY when the database is PostgreSQL)."""
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    postgres = url.set(drivername="postgresql").render_as_string(hide_password=False) \
+        if url.get_backend_name() == "postgresql" else None
+    app.extensions["live_hub"] = live_hub = Hub()
+    app.extensions["live_bus"] = Bus(live_hub, postgres)
+    app.jinja_env.globals["push_on"] = push_on  # pages name their stream only where the server holds streams
+
+
+def hub():
+    """Return this app's hub in this process."""
+    return current_app.extensions["live_hub"]
+
+
+def push_on():
+    """Say whether this server may hold streams: LIVE_PUSH on, or auto and the server waits on connections cheaply."""
+    setting = str(current_app.config["LIVE_PUSH"]).lower()
+    if setting in ("on", "1"):
+        return True
+    if setting in ("off", "0"):
+        return False
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("socket"):
+        return True  # gunicorn -k gevent: a stream is a greenlet
+    return request.environ.get("SERVER_SOFTWARE", "").startswith("Werkzeug")  # flask run: a thread each, a class
+
+
+def event_text(name, data, key=None):
+    """Return one server-sent event."""
+    head = f"id: {key}\n" if key is not None else ""
+    return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
+    """Return a response streaming `view()` (a dict with a "key", or None when the viewer is gone) as `view`
+    events: at once, then after every change of `topic` it follows, whenever its key changed.
+
+    Each look runs with the request's context and gives its database connection back before the stream
+    waits: an open stream holds none. A heartbeat looks again too, so a change the bus missed is seen.
+    """
+    current_app.extensions["live_bus"].start()
+    the_hub = hub()
+    listener = the_hub.listen(topic, follows, urgent, lazy)
+    sent = request.headers.get("Last-Event-ID") or request.args.get("have")
+    ends = time.monotonic() + current_app.config["LIVE_STREAM_SECONDS"]
+
+    def events():
+        nonlocal sent
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            first = True
+            while True:
+                try:
+                    shown = view()
+                finally:
+                    db.session.remove()
+                if shown is None:
+                    yield event_text("gone", {})
+                    return
+                if shown["key"] != sent:
+                    yield event_text("view", shown, shown["key"])
+                    sent = shown["key"]
+                elif first:
+                    yield event_text("alive", {})  # the page's own view is current: it only learns the stream works
+                first = False
+                wait = min(HEARTBEAT_SECONDS, ends - time.monotonic())
+                if wait <= 0:
+                    return  # the browser reconnects at once, and its session is checked again
+                if not listener.take(wait):
+                    yield event_text("alive", {})
+                if listener.closed:
+                    return
+        finally:
+            the_hub.leave(listener)
+
+    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

@@ -1,0 +1,139 @@
+"""One process's switchboard: open streams follow topics (a round's id) and are woken when a change to it arrives.
+
+Changes come in three kinds: "state" (the round moved: started, revealed, next, paused), "roster" (someone
+joined or was renamed, removed, given extra time: it changes little on a student's screen) and "answer" (an
+answer came in: only the teacher's screens show that before the reveal). A stream says which kinds it follows
+and which are urgent: an urgent one wakes it at once, the others at most once per `lazy` seconds, so 1,000
+students joining one by one do not each redraw 1,000 screens. "sync" (the bus reconnected and may have missed
+something) is urgent for everyone.
+
+Threads and locks are the standard library's, so that under gunicorn's gevent worker (which patches them) a
+waiting stream is a greenlet, not a thread.
+"""
+
+import logging
+import threading
+import time
+
+STATE, ROSTER, ANSWER, SYNC = "state", "roster", "answer", "sync"
+KINDS = (STATE, ROSTER, ANSWER, SYNC)
+
+log = logging.getLogger(__name__)
+
+
+class Listener:
+    """One open stream's mailbox: the kinds of change that arrived for its topic since it last looked."""
+
+    def __init__(self, topic, follows, urgent, lazy):
+        self.topic, self.follows, self.urgent, self.lazy = topic, frozenset(follows) | {SYNC}, frozenset(urgent) | {SYNC}, lazy
+        self.condition = threading.Condition()
+        self.pending = set()
+        self.closed = False
+        self.last_taken = 0.0
+
+    def deliver(self, kind):
+        """Note a change of `kind` (ignored unless this listener follows it) and wake the stream."""
+        if kind not in self.follows:
+            return
+        with self.condition:
+            self.pending.add(kind)
+            self.condition.notify_all()
+
+    def close(self):
+        """End the stream at its next look (the server is dropping it)."""
+        with self.condition:
+            self.closed = True
+            self.condition.notify_all()
+
+    def take(self, timeout):
+        """Wait up to `timeout` seconds for a change; return the kinds that came (empty when none did).
+
+        A change that is not urgent is held until `lazy` seconds after the last one taken (or an urgent one)."""
+        with self.condition:
+            if not self.condition.wait_for(lambda: self.pending or self.closed, timeout):
+                return set()
+            hold = self.last_taken + self.lazy - time.monotonic()
+            if hold > 0 and not self.pending & self.urgent:
+                self.condition.wait_for(lambda: self.pending & self.urgent or self.closed, hold)
+            taken, self.pending = self.pending, set()
+            self.last_taken = time.monotonic()
+            return taken
+
+
+class Hub:
+    """The listeners of one app in one process, and what it last heard of each topic."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.listeners = {}
+        self.stamps = {}  # topic -> (changes heard, answers heard): what a cache of the topic is keyed by
+        self.timers = {}
+        self.syncs = 0
+
+    def listen(self, topic, follows, urgent=(STATE,), lazy=1.0):
+        """Return a new listener of `topic`; call leave() with it when its stream ends."""
+        listener = Listener(topic, follows, urgent, lazy)
+        with self.lock:
+            self.listeners.setdefault(topic, set()).add(listener)
+        return listener
+
+    def leave(self, listener):
+        """Forget a listener whose stream ended."""
+        with self.lock:
+            group = self.listeners.get(listener.topic, set())
+            group.discard(listener)
+            if not group:
+                self.listeners.pop(listener.topic, None)
+
+    def deliver(self, topic, kind):
+        """Take in a change of `topic` and wake the listeners that follow its kind."""
+        with self.lock:
+            changes, answers = self.stamps.get(topic, (0, 0))
+            self.stamps[topic] = (changes + (kind != ANSWER), answers + (kind == ANSWER))
+            group = list(self.listeners.get(topic, ()))
+        for listener in group:
+            listener.deliver(kind)
+
+    def resync(self):
+        """Wake every listener: changes may have been missed (the bus lost its connection for a while)."""
+        with self.lock:
+            self.syncs += 1
+            groups = [(topic, list(group)) for topic, group in self.listeners.items()]
+        for _topic, group in groups:
+            for listener in group:
+                listener.deliver(SYNC)
+
+    def stamp(self, topic):
+        """Return what changes with every change heard of `topic`: a key for anything cached about it."""
+        with self.lock:
+            return (*self.stamps.get(topic, (0, 0)), self.syncs)
+
+    def streams(self):
+        """Return how many streams are open in this process."""
+        with self.lock:
+            return sum(len(group) for group in self.listeners.values())
+
+    def close_all(self):
+        """End every open stream (a server going down; a test cutting streams)."""
+        with self.lock:
+            every = [listener for group in self.listeners.values() for listener in group]
+        for listener in every:
+            listener.close()
+
+    def call_at(self, key, delay, function):
+        """Call `function()` in `delay` seconds, once per `key` however many ask (a turn's time running out)."""
+        with self.lock:
+            if key in self.timers:
+                return
+            timer = threading.Timer(max(0.0, delay), self._fire, (key, function))
+            timer.daemon = True
+            self.timers[key] = timer
+        timer.start()
+
+    def _fire(self, key, function):
+        with self.lock:
+            self.timers.pop(key, None)
+        try:
+            function()
+        except Exception:  # a timer must never take its thread down with it; the next poll or stream settles
+            log.exception("a timed call failed")
