@@ -1,33 +1,34 @@
-"""Run the classroom load test over a matrix of server set-ups and class sizes; print Markdown tables.
+"""Play live rounds by polling and by push, side by side in one run, on PostgreSQL; print Markdown tables.
 
-    python scripts/load_matrix.py --start-postgres                  # the whole matrix, about 22 minutes
-    python scripts/load_matrix.py --setups sqlite --students 40     # one cell
+    python scripts/load_matrix.py --start-postgres                          # the whole matrix, about 20 minutes
+    python scripts/load_matrix.py --start-postgres --students 40 --classes ""   # one size, both modes
 
-For every set-up and class size this script starts the server itself, on a fresh database, and stops
-it afterwards:
+Cells: one round of each of --students (40, 400, 1,000) and --classes (25 classes of 40, each with its own teacher,
+side by side). For every cell each of --modes runs against a server of its own that this script starts on a fresh
+database and stops afterwards (poll then push, so that a change of the machine's load falls on both alike):
 
-- sqlite: gunicorn, one process (--sqlite-workers 1) with --sqlite-threads threads, on a new SQLite
-  file;
-- postgres: gunicorn, --pg-workers processes (4) with --pg-threads threads each, on a new database
-  of a PostgreSQL server: one this script starts itself with --start-postgres (initdb in a temporary
-  directory, port --pg-port, default settings; run as the postgres user when this runs as root), or
-  the one at --postgres-url (the script creates and drops a database of its own there).
+- poll: today's live pages (scripts/load_live.py --mode poll) against gunicorn's thread worker,
+  `-w 4 --threads 4 --keep-alive 5 --worker-connections 4096`;
+- push: the event streams (--mode push) against gunicorn's gevent worker,
+  `-k gevent -w 4 --worker-connections 4096 --keep-alive 5`, where an open stream holds no thread.
 
-Both run gunicorn's gthread worker with --keep-alive 5 (gunicorn's default of 2 s races the students'
-1 s polls once the machine is loaded: a request sent as the server closes the idle connection fails)
-and --worker-connections 4096 (the default 1,000 would stop a single process from accepting once
-1,000 students hold their connections).
+--keep-alive 5: with gunicorn's default of 2 s a poll sent as the server closes the idle connection fails.
+--worker-connections 4096: the default 1,000 would stop a process from accepting once 1,000 students are connected.
 
-The schema and the cards are loaded once before gunicorn starts (as in production), with a random
-SECRET_KEY and DATABASE_URL set for that server only. Against each server scripts/load_classroom.py
-plays one class-line round with N students (joining over max(10, N / --join-rate) seconds, polling
-every second) and then runs its closed-loop hammer: GET /ping (a constant JSON, no database) against
-GET /r/<code>/version (304 and 200), with N connections, the targets taking turns. The gunicorn
-master and the PostgreSQL postmaster are watched so that the server's CPU (all its processes) is
-reported next to the load generator's and the whole machine's.
+PostgreSQL: one this script starts itself with --start-postgres (initdb in a temporary directory, port --pg-port,
+default settings; as the postgres user when this runs as root), or the server at --postgres-url (a database of this
+script's own is made there and dropped). The schema and the cards are loaded before gunicorn starts, as in
+production; the server runs with a random SECRET_KEY, COOKIE_SECURE=0 (plain HTTP) and the per-address limits lifted
+(every student comes from this one address).
 
-Every run's full report and JSON go to --out; the tables go to stdout (and --markdown if given).
-The exit code is 1 if any run had an error, lost an answer or did not finish.
+On a machine with 2 or more cores the load generator runs on a core of its own and gunicorn and PostgreSQL (started
+here) on the others (`taskset`), so that the generator does not take the server's CPU; the output says which.
+Students join at --join-rate a second (max(10 s, N / rate)); all wait --lobby-seconds once in (the idle cost), then
+play --cards cards, answering after 0..--think seconds. The gunicorn master and the postmaster are watched (all
+their processes), so the server's CPU per student-minute can be set side by side for the two modes.
+
+Every run's full report and JSON go to --out; the tables to stdout (and --markdown). The exit code is 1 if any run
+had an error, lost an answer or counted one twice, or did not finish.
 """
 
 from __future__ import annotations
@@ -50,7 +51,13 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LOAD_SCRIPT = ROOT / "scripts" / "load_classroom.py"
+LOAD_SCRIPT = ROOT / "scripts" / "load_live.py"
+SERVERS = {
+    "poll": ["--threads", "4"],
+    "push": ["-k", "gevent"],
+}
+SERVER_LABELS = {"poll": "gthread, 4 threads", "push": "gevent"}
+LIMITS = ("SIGNUPS_PER_ADDRESS_HOUR", "JOINS_PER_ADDRESS_HOUR", "GAMES_PER_ADDRESS_HOUR")
 
 
 def log(message):
@@ -75,20 +82,32 @@ def raise_open_files(needed):
     return soft
 
 
+def pinning():
+    """Return (the generator's taskset prefix, the server's, a sentence) : its own core for the generator."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cores) < 2 or not shutil.which("taskset"):
+        return [], [], f"not pinned ({len(cores) or os.cpu_count()} core(s) or no taskset): all share the machine"
+    generator, server = cores[-1], cores[:-1]
+    listed = ",".join(map(str, server))
+    return (["taskset", "-c", str(generator)], ["taskset", "-c", listed],
+            f"load generator pinned to core {generator}, gunicorn and PostgreSQL to core(s) {listed} (taskset)")
+
+
 # --------------------------------------------------------------------------------------------- PostgreSQL
 
 
 class Postgres:
     """A throwaway PostgreSQL server in a temporary directory (as the postgres user when run as root)."""
 
-    def __init__(self, bindir, port):
-        self.bindir, self.port = Path(bindir), port
+    def __init__(self, bindir, port, pin):
+        self.bindir, self.port, self.pin = Path(bindir), port, pin
         self.dir = Path(tempfile.mkdtemp(prefix="load-matrix-pg-"))
         self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         self.postmaster_pid = None
 
     def run(self, *command):
-        subprocess.run([*self.as_user, *command], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run([*self.pin, *self.as_user, *command], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
 
     def start(self):
         if self.as_user:
@@ -108,17 +127,19 @@ class Postgres:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def server_version(url):
+def connect(url):
     import psycopg
 
-    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+    return psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+
+
+def server_version(url):
+    with connect(url) as connection:
         return connection.execute("SHOW server_version").fetchone()[0].split()[0]
 
 
 def admin(url, sql):
-    import psycopg
-
-    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+    with connect(url) as connection:
         connection.execute(sql)
 
 
@@ -132,11 +153,11 @@ def postmaster_pid(url):
     import psycopg
 
     try:
-        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+        with connect(url) as connection:
             backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
         stat = Path(f"/proc/{backend}/stat").read_text()
         return int(stat[stat.rindex(")") + 2:].split()[1])
-    except (psycopg.Error, OSError, ValueError):  # not local, or no /proc: the server's CPU is then reported without PostgreSQL
+    except (psycopg.Error, OSError, ValueError):  # not local, or no /proc: the server's CPU is then gunicorn's only
         return None
 
 
@@ -168,48 +189,69 @@ def stop(process, seconds=30):
             process.wait()
 
 
-def one_run(args, setup, students, database_url, watch, out):
-    """Start a server on `database_url`, run the load script against it; return its JSON figures."""
-    name = f"{setup['name']}-{students}" + (f"-classes-of-{args.class_size}" if args.class_size else "")
+def server_env(database_url):
+    """Return the environment of one server: its database, a random key, plain HTTP, no per-address limits."""
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "SECRET_KEY")}
-    # COOKIE_SECURE=0: the load runs over plain HTTP, where a Secure cookie would never come back. Every teacher
-    # and every student comes from this one address (--class-size 10 of 1,000 students is 100 teachers), which
-    # no school's limits allow: they are lifted for the run.
     env.update(DATABASE_URL=database_url, SECRET_KEY=secrets.token_hex(32), PYTHONPATH=str(ROOT), COOKIE_SECURE="0",
-               **dict.fromkeys(("SIGNUPS_PER_ADDRESS_HOUR", "JOINS_PER_ADDRESS_HOUR", "GAMES_PER_ADDRESS_HOUR"),
-                               "100000000"))
+               **dict.fromkeys(LIMITS, "100000000"))
+    return env
+
+
+def gunicorn_command(args, mode, port):
+    return [sys.executable, "-m", "gunicorn", "-w", str(args.workers), *SERVERS[mode], "--worker-connections",
+            str(args.worker_connections), "--keep-alive", f"{args.keep_alive:g}", "-b", f"127.0.0.1:{port}",
+            "webapp:create_app()"]
+
+
+def load_command(args, cell, mode, url, watch, json_path):
+    students, class_size = cell
+    command = [sys.executable, str(LOAD_SCRIPT), "--url", url, "--mode", mode, "--students", str(students),
+               "--cards", str(args.cards), "--think", f"{args.think:g}", "--lobby-seconds", f"{args.lobby_seconds:g}",
+               "--join-spread", f"{max(10.0, students / args.join_rate):g}", "--max-seconds", f"{args.max_seconds:g}",
+               "--watch-pids", ",".join(map(str, watch)), "--json", str(json_path), "--quiet"]
+    if class_size:
+        command += ["--class-size", str(class_size)]
+    if args.seed is not None:
+        command += ["--seed", str(args.seed)]
+    return command
+
+
+def warm_up(args, mode, url, pins, path):
+    """Play a short round of --warm-up students first, not counted: a school's server has every page compiled."""
+    if args.warm_up < 1:
+        return
+    command = [*pins["generator"], sys.executable, str(LOAD_SCRIPT), "--url", url, "--mode", mode, "--students",
+               str(args.warm_up), "--cards", "3", "--think", "0.5", "--join-spread", "1", "--max-seconds", "60",
+               "--quiet"]
+    with open(path, "w") as report:
+        subprocess.run(command, check=False, cwd=ROOT, stdout=report, stderr=subprocess.STDOUT, timeout=120)
+
+
+def one_run(args, cell, mode, database_url, watch, pins, out):
+    """Start a server of `mode` on `database_url`, play the cell against it; return the load script's figures."""
+    students, class_size = cell
+    name = f"{mode}-{students}" + (f"-classes-of-{class_size}" if class_size else "")
+    env = server_env(database_url)
     with open(out / f"{name}.init.log", "w") as init_log:  # the schema and the cards, once, before the workers
         subprocess.run([sys.executable, "-c", "from webapp import create_app; create_app()"], cwd=ROOT, env=env,
                        check=True, stdout=init_log, stderr=subprocess.STDOUT)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "gunicorn", "-w", str(setup["workers"]), "--threads", str(setup["threads"]),
-               "--worker-connections", str(args.worker_connections), "--keep-alive", f"{args.keep_alive:g}",
-               "-b", f"127.0.0.1:{port}", "webapp:create_app()"]
+    server_command = [*pins["server"], *gunicorn_command(args, mode, port)]
     with open(out / f"{name}.gunicorn.log", "w") as server_log:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=server_log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(server_command, cwd=ROOT, env=env, stdout=server_log, stderr=subprocess.STDOUT)
         try:
             wait_healthy(url, server)
             time.sleep(1)  # every worker up
-            spread = max(10.0, students / args.join_rate)
-            load = [sys.executable, str(LOAD_SCRIPT), "--url", url, "--students", str(students),
-                    "--cards", str(args.cards), "--join-spread", f"{spread:g}", "--max-seconds", str(args.max_seconds),
-                    "--hammer-seconds", str(args.hammer_seconds), "--hammer-rounds", str(args.hammer_rounds),
-                    "--hammer-concurrency", str(args.hammer_concurrency or students),
-                    "--watch-pids", ",".join(str(pid) for pid in [server.pid, *watch]),
-                    "--json", str(out / f"{name}.json"), "--quiet"]
-            if args.class_size:
-                load += ["--class-size", str(args.class_size)]
-            if args.seed is not None:
-                load += ["--seed", str(args.seed)]
-            log(f"{name}: {' '.join(command[1:])}; {students} students joining over {spread:g} s")
-            hammer_time = 3 * args.hammer_rounds * (args.hammer_seconds + 1 + args.timeout_margin)
+            warm_up(args, mode, url, pins, out / f"{name}.warm-up.txt")
+            load = [*pins["generator"], *load_command(args, cell, mode, url, [server.pid, *watch], out / f"{name}.json")]
+            log(f"{name}: {' '.join(server_command)}")
             with open(out / f"{name}.txt", "w") as report:
-                report.write(f"$ {' '.join(command)}\n$ {' '.join(load)}\n")
+                report.write(f"$ {' '.join(server_command)}\n$ {' '.join(load)}\n")
                 report.flush()
                 try:
                     code = subprocess.run(load, check=False, cwd=ROOT, stdout=report, stderr=subprocess.STDOUT,
-                                          timeout=args.max_seconds + hammer_time + 120).returncode
+                                          timeout=args.max_seconds + students / args.join_rate + 180).returncode
                 except subprocess.TimeoutExpired:
                     code = "timeout"
         finally:
@@ -217,10 +259,9 @@ def one_run(args, setup, students, database_url, watch, out):
     try:
         figures = json.loads((out / f"{name}.json").read_text())
     except (OSError, ValueError):
-        figures = {"round": None, "hammer": None, "ok": False}
-    figures["exit"] = code
-    figures["setup"] = setup
-    log(f"{name}: exit {code}; report in {out / f'{name}.txt'}")
+        figures = {"ok": False, "outcome": f"no figures (exit {code})"}
+    figures.update(exit=code, cell=list(cell), mode=mode)
+    log(f"{name}: exit {code}, {figures.get('outcome')}; report in {out / f'{name}.txt'}")
     return figures
 
 
@@ -233,87 +274,81 @@ def ms(value):
     return f"{value / 1000:.1f} s" if value >= 1000 else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
 
 
-def cores(cpu, key):
-    value = cpu.get(key) if cpu else None
-    return f"{value:.2f}" if isinstance(value, (int, float)) else "–"
+def cell_label(cell):
+    students, class_size = cell
+    if not class_size:
+        return f"{students} in one round"
+    return f"{students} in {math.ceil(students / class_size)} classes of {class_size}"
 
 
-SHORT_ERRORS = {"RemoteProtocolError": "closed before answering", "ReadTimeout": "timeouts",
-                "ConnectTimeout": "connect timeouts", "ConnectError": "refused", "ReadError": "reset",
-                "PoolTimeout": "client pool timeouts"}
+def error_text(figures):
+    """The run's errors with their kinds, e.g. "12 (10 connection, 2 5xx)"."""
+    groups = figures.get("error_groups") or {}
+    text = str(figures.get("errors", "–"))
+    if groups:
+        text += " (" + ", ".join(f"{n} {kind}" for kind, n in groups.items()) + ")"
+    return text
 
 
-def errors(rnd):
-    """The round's error count with its kinds, e.g. "12 (10 closed before answering, 2 HTTP 503)"."""
-    kinds = rnd.get("error_kinds") or {}
-    if not rnd["errors"] or not kinds:
-        return str(rnd["errors"])
-    return f"{rnd['errors']} (" + ", ".join(f"{n} {SHORT_ERRORS.get(k, k)}" for k, n in kinds.items()) + ")"
+def answers_text(figures):
+    a = figures.get("answers")
+    if not a:
+        return "–"
+    return f"{a['counted']} of {a['expected']}" + (", each once" if a["once"] else ", NOT each once")
+
+
+KIND_COLUMNS = ("join", "page", "poll", "panel", "answer", "teacher", "events")
+
+
+def latency_table(results):
+    lines = ["| Students | Mode | " + " | ".join(KIND_COLUMNS) + " | Change to screen p95 (last student p95) "
+             "| Errors | Answers counted | Outcome |",
+             "|---|---|" + "---|" * len(KIND_COLUMNS) + "---|---|---|---|"]
+    for f in results:
+        kinds = f.get("kinds", {})
+        cells = [ms(kinds[k]["p95_ms"]) if k in kinds else "–" for k in KIND_COLUMNS]
+        change = f.get("change_to_screen")
+        screen = (f"**{ms(change['pairs']['p95_ms'])}** ({ms(change['last_student']['p95_ms'])})"
+                  + (f", {change['never_shown']} never shown" if change["never_shown"] else "")) if change else "–"
+        lines.append(f"| {cell_label(f['cell'])} | {f['mode']} | " + " | ".join(cells)
+                     + f" | {screen} | {error_text(f)} | {answers_text(f)} | {f.get('outcome', '–')} |")
+    return lines
+
+
+def play_cpu(figures, key):
+    value = figures.get("cpu", {}).get("play", {}).get(key)
+    return value if isinstance(value, (int, float)) else None
+
+
+def cpu_table(results):
+    lines = [("| Students | Mode | Play | Server CPU | Server cores | Generator cores | Generator loop lag p99 "
+             "| Idle (lobby) CPU per student-minute | CPU per student-minute | Poll / push |"),
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    per_minute = {(tuple(f["cell"]), f["mode"]): play_cpu(f, "per_student_minute") for f in results}
+    for f in results:
+        seconds, server, generator = (play_cpu(f, k) for k in ("seconds", "server_cpu_s", "generator_cpu_s"))
+        lobby = f.get("cpu", {}).get("lobby", {}).get("per_student_minute")
+        mine, poll = per_minute[(tuple(f["cell"]), f["mode"])], per_minute.get((tuple(f["cell"]), "poll"))
+        ratio = f"**{poll / mine:.1f}**" if f["mode"] == "push" and poll and mine else ""
+        lag = f.get("loop_lag_ms", {}).get("p99")
+        lines.append(
+            f"| {cell_label(f['cell'])} | {f['mode']} | {f'{seconds:.0f} s' if seconds else '–'} "
+            f"| {f'{server:.1f} s' if server is not None else '–'} "
+            f"| {f'{server / seconds:.2f}' if server is not None and seconds else '–'} "
+            f"| {f'{generator / seconds:.2f}' if generator is not None and seconds else '–'} | {ms(lag)} "
+            f"| {f'{lobby * 1000:.1f} ms' if lobby else '–'} | {f'{mine * 1000:.1f} ms' if mine else '–'} | {ratio} |")
+    return lines
 
 
 def tables(results):
-    lines = ["Classroom rounds (a teacher per round, N students joining, polling every second, answering 5 cards):", "",
-             ("| Set-up | Students | Joined | Answers | Requests | Throughput | p50 | p95 | p99 | Errors "
-             "| Version poll p95 | CPU: server / load generator / other (cores) | Outcome |"),
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in results:
-        label, rnd = r["setup"]["label"], r.get("round")
-        if not rnd:
-            lines.append(f"| {label} | {r['students']} | run failed (exit {r['exit']}) |||||||||||")
-            continue
-        o, cpu = rnd["overall"], rnd["cpu"]
-        poll = rnd["endpoints"].get("poll: GET /r/<code>/version", {})
-        rounds = rnd.get("rounds", 1)
-        students = f"{rnd['students']}" + (f" in {rounds} rounds" if rounds > 1 else "")
-        lines.append(
-            f"| {label} | {students} | {rnd['joined']} | {rnd['answers_accepted']} of {rnd['answers_expected']} "
-            f"| {o['requests']} | {o['per_second']:.0f} req/s | {ms(o['p50_ms'])} | **{ms(o['p95_ms'])}** "
-            f"| {ms(o['p99_ms'])} | {errors(rnd)} | {ms(poll.get('p95_ms'))} "
-            f"| {cores(cpu, 'server_cores')} / {cores(cpu, 'client_cores')} / {cores(cpu, 'other_cores')} "
-            f"| {rnd['outcome']} |")
-    if not any(r.get("hammer") for r in results):
-        return "\n".join(lines)
-    lines += ["", ("Closed-loop throughput, N connections, same server and run "
-                  "(req/s, p50 / p99; ratio = poll / bare):"), "",
-              ("| Set-up | Connections | Bare `/ping` | Poll, 304 | Ratio 304 | Poll, 200 | Ratio 200 | Errors "
-              "| CPU: server / load generator / other (cores) | Server CPU per request: bare / 304 / 200 "
-              "| CPU-cost ratio 304 / 200 |"),
-              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in results:
-        label, hammer = r["setup"]["label"], r.get("hammer")
-        if not hammer or "targets" not in hammer:
-            lines.append(f"| {label} | {r['students']} | hammer failed: {(hammer or {}).get('failed', '?')} |||||||")
-            continue
-        t = hammer["targets"]
-        bare, p304, p200 = (t[name] for name in ("bare GET /ping", "poll GET /r/<code>/version, 304",
-                                                 "poll GET /r/<code>/version, 200"))
-
-        def cell(f):
-            return f"{f['per_second']:.0f} ({ms(f['p50_ms'])} / {ms(f['p99_ms'])})"
-
-        cpu = {key: sum(f["cpu"].get(key, math.nan) for f in (bare, p304, p200)) / 3
-               for key in ("server_cores", "client_cores", "other_cores")}
-        lines.append(
-            f"| {label} | {hammer['connections']} | {cell(bare)} | {cell(p304)} "
-            f"| **{hammer['ratios']['poll GET /r/<code>/version, 304']:.2f}** | {cell(p200)} "
-            f"| **{hammer['ratios']['poll GET /r/<code>/version, 200']:.2f}** | {hammer['errors']} "
-            f"| {cores(cpu, 'server_cores')} / {cores(cpu, 'client_cores')} / {cores(cpu, 'other_cores')} "
-            f"| {per_request(bare, p304, p200)} |")
-    return "\n".join(lines)
-
-
-def per_request(bare, p304, p200):
-    """The server's CPU per request of each target, and bare's over the poll's: the throughput ratio
-    the server would reach if the CPU were all its own (other work on the machine does not change it)."""
-    costs = [f["cpu"].get("server_cpu_ms_per_request") for f in (bare, p304, p200)]
-    if any(c is None for c in costs):
-        return "– | –"
-    text = f"{costs[0]:.2f} / {costs[1]:.2f} / {costs[2]:.2f} ms"
-    # The watched processes are gunicorn first, then PostgreSQL: show the database's part.
-    parts = [list(f["cpu"].get("server_cpu_ms_per_request_by_pid", {}).values()) for f in (bare, p304, p200)]
-    if all(len(p) > 1 for p in parts):
-        text += f" (PostgreSQL: {' / '.join(f'{sum(p[1:]):.2f}' for p in parts)})"
-    return f"{text} | {costs[0] / costs[1]:.2f} / {costs[0] / costs[2]:.2f}"
+    return "\n".join([
+        ("p95 per kind of request (events: from opening the stream to its first view), and the time from a change "
+        "(a teacher's start, reveal or next; an automatic reveal) to each student's screen:"), "",
+        *latency_table(results), "",
+        ("CPU during play (from the first start to the last round's end): the server (gunicorn and PostgreSQL, all "
+        "their processes), the load generator, and the server's CPU per student-minute; idle: the same during "
+        "the lobby, everyone in and nothing changing:"), "",
+        *cpu_table(results)])
 
 
 def machine():
@@ -329,102 +364,111 @@ def machine():
             f"Python {platform.python_version()}")
 
 
-def main(argv=None):
+def versions():
+    """Return the versions of gunicorn and gevent this machine runs."""
+    found = []
+    for package in ("gunicorn", "gevent"):
+        try:
+            from importlib.metadata import version
+
+            found.append(f"{package} {version(package)}")
+        except Exception:  # noqa: BLE001 - not installed: say so in the output
+            found.append(f"{package} not installed")
+    return ", ".join(found)
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+def cells_of(args):
+    """Return the cells: (students, None) for one round, (students, class size) for classes side by side."""
+    cells = [(int(n), None) for n in args.students.split(",") if n.strip()]
+    for spec in (s for s in args.classes.split(",") if s.strip()):
+        count, _, size = spec.partition("x")
+        cells.append((int(count) * int(size), int(size)))
+    return cells
+
+
+def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--setups", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
-    parser.add_argument("--students", default="40,400,1000", help="comma-separated class sizes")
-    parser.add_argument("--sqlite-workers", type=int, default=1)
-    parser.add_argument("--sqlite-threads", type=int, default=8)
-    parser.add_argument("--pg-workers", type=int, default=4)
-    parser.add_argument("--pg-threads", type=int, default=4)
+    parser.add_argument("--students", default="40,400,1000", help="comma-separated sizes of one round")
+    parser.add_argument("--classes", default="25x40", help="comma-separated COUNTxSIZE: classes side by side")
+    parser.add_argument("--modes", default="poll,push", help="comma-separated: poll, push")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn processes")
     parser.add_argument("--worker-connections", type=int, default=4096,
                         help="gunicorn --worker-connections (1,000 students keep more than the default 1,000 open)")
-    parser.add_argument("--keep-alive", type=float, default=5.0,
-                        help="gunicorn --keep-alive, seconds: above the students' 1 s poll plus the load generator's "
-                             "own delays (its clients drop a connection idle 1.5 s)")
+    parser.add_argument("--keep-alive", type=float, default=5.0, help="gunicorn --keep-alive, seconds")
     parser.add_argument("--start-postgres", action="store_true", help="start a throwaway PostgreSQL server")
     parser.add_argument("--pg-bin", default=None, help="PostgreSQL's bin directory (default: the newest in "
                                                         "/usr/lib/postgresql)")
     parser.add_argument("--pg-port", type=int, default=54339, help="port of the PostgreSQL server started here")
     parser.add_argument("--postgres-url", default=os.environ.get("LOAD_POSTGRES_URL"),
                         help="a PostgreSQL server to use instead of --start-postgres (a database is made there)")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin the generator and the server to cores")
     parser.add_argument("--cards", type=int, default=5)
-    parser.add_argument("--class-size", type=int, default=None,
-                        help="split the N students into rounds of this size, played side by side (default: one round)")
-    parser.add_argument("--join-rate", type=float, default=20.0,
-                        help="students join over max(10, N / JOIN_RATE) seconds")
-    parser.add_argument("--max-seconds", type=float, default=300.0, help="deadline of one classroom round")
-    parser.add_argument("--hammer-seconds", type=float, default=5.0, help="seconds per hammer target and turn")
-    parser.add_argument("--hammer-rounds", type=int, default=2, help="turns of the hammer targets")
-    parser.add_argument("--hammer-concurrency", type=int, default=None, help="hammer connections (default: N)")
-    parser.add_argument("--timeout-margin", type=float, default=10.0, help=argparse.SUPPRESS)
+    parser.add_argument("--think", type=float, default=2.0, help="students answer after 0..THINK seconds")
+    parser.add_argument("--lobby-seconds", type=float, default=10.0, help="idle time once all are in")
+    parser.add_argument("--join-rate", type=float, default=20.0, help="students join over max(10, N / RATE) s")
+    parser.add_argument("--max-seconds", type=float, default=300.0, help="deadline of one cell's rounds")
+    parser.add_argument("--warm-up", type=int, default=8,
+                        help="students of a short round played on each new server before the measured one (0: none)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--out", default=None, help="directory of the full reports (default: a new temp dir)")
     parser.add_argument("--markdown", default=None, help="also write the tables to this file")
     args = parser.parse_args(argv)
-    setups = [s.strip() for s in args.setups.split(",") if s.strip()]
-    sizes = [int(n) for n in args.students.split(",") if n.strip()]
-    if not setups or set(setups) - {"sqlite", "postgres"} or not sizes or min(sizes) < 1:
-        parser.error("--setups takes sqlite and/or postgres; --students positive numbers")
-    if "postgres" in setups and not (args.start_postgres or args.postgres_url):
-        parser.error("the postgres set-up needs --start-postgres or --postgres-url")
+    args.mode_list = [m.strip() for m in args.modes.split(",") if m.strip()]
+    try:
+        args.cells = cells_of(args)
+    except ValueError:
+        parser.error("--students takes numbers, --classes COUNTxSIZE")
+    if not args.mode_list or set(args.mode_list) - set(SERVERS) or not args.cells:
+        parser.error("--modes takes poll and/or push; give at least one cell")
+    if not (args.start_postgres or args.postgres_url):
+        parser.error("give --start-postgres or --postgres-url")
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
     out = Path(args.out or tempfile.mkdtemp(prefix="load-matrix-"))
     out.mkdir(parents=True, exist_ok=True)
-    # Per student: up to 4 connections in the client and as many sockets in the server, plus slack.
-    limit = raise_open_files(8 * max(sizes) + 1024)
-    started = time.strftime("%Y-%m-%d %H:%M")
-    load_before = os.getloadavg()
-    log(f"reports in {out}; open-files limit {limit}; {machine()}; load average {load_before[0]:.2f}")
-
-    results = []
-    postgres = None
+    # Per student: a stream and up to two requests in the client, as many sockets in the server, plus slack.
+    limit = raise_open_files(8 * max(students for students, _ in args.cells) + 1024)
+    generator_pin, server_pin, pinned = ([], [], "not pinned (--no-pin)") if args.no_pin else pinning()
+    pins = {"generator": generator_pin, "server": server_pin}
+    started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()
+    log(f"reports in {out}; open-files limit {limit}; {machine()}; {pinned}; load average {load_before[0]:.2f}")
+    results, postgres = [], None
     try:
-        for setup_name in setups:
-            if setup_name == "sqlite":
-                setup = {"name": "sqlite", "workers": args.sqlite_workers, "threads": args.sqlite_threads,
-                         "label": f"SQLite, {args.sqlite_workers} process{'es' if args.sqlite_workers > 1 else ''} "
-                                  f"x {args.sqlite_threads} threads"}
-                for students in sizes:
-                    path = out / f"sqlite-{students}.sqlite3"
-                    for suffix in ("", "-wal", "-shm"):
-                        Path(f"{path}{suffix}").unlink(missing_ok=True)
-                    figures = one_run(args, setup, students, f"sqlite:///{path}", [], out)
-                    figures["students"] = students
-                    results.append(figures)
-                continue
-            if args.start_postgres and postgres is None:
-                bindir = args.pg_bin or max(Path("/usr/lib/postgresql").glob("*/bin"),
-                                            key=lambda p: int(p.parent.name))
-                postgres = Postgres(bindir, args.pg_port)
-                server_url = postgres.start()
-            else:
-                server_url = args.postgres_url
-            version = server_version(server_url)
-            watch = [postgres.postmaster_pid] if postgres else [p for p in [postmaster_pid(server_url)] if p]
-            setup = {"name": "postgres", "workers": args.pg_workers, "threads": args.pg_threads,
-                     "label": f"PostgreSQL {version}, {args.pg_workers} processes x {args.pg_threads} threads"}
-            for students in sizes:
-                database = f"load_matrix_{os.getpid()}_{students}"
+        if args.start_postgres:
+            bindir = args.pg_bin or max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
+            postgres = Postgres(bindir, args.pg_port, server_pin)
+            server_url = postgres.start()
+        else:
+            server_url = args.postgres_url
+            pinned += "; PostgreSQL at --postgres-url is not pinned"
+        version = server_version(server_url)
+        watch = [postgres.postmaster_pid] if postgres else [p for p in [postmaster_pid(server_url)] if p]
+        for cell in args.cells:
+            for mode in args.mode_list:
+                database = f"load_matrix_{os.getpid()}_{mode}_{cell[0]}_{cell[1] or 0}"
                 admin(server_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
                 admin(server_url, f'CREATE DATABASE "{database}"')
                 try:
-                    figures = one_run(args, setup, students, with_database(server_url, database), watch, out)
+                    results.append(one_run(args, cell, mode, with_database(server_url, database), watch, pins, out))
                 finally:
                     admin(server_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-                figures["students"] = students
-                results.append(figures)
     finally:
         if postgres is not None:
             postgres.stop()
-
-    load_after = os.getloadavg()
     text = "\n".join([
-        (f"Load matrix {started}, {machine()}; load generator, server and database on the same machine; "
-        f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}."), "",
-        tables(results), "",
-        ("CPU columns: cores used on average by the server (gunicorn and PostgreSQL, all their processes), by the "
-        "load generator, and by everything else on the machine."), ""])
+        (f"Load matrix {started} to {time.strftime('%H:%M')}, {machine()}, {versions()}, PostgreSQL {version} "
+         f"(default settings), {args.workers} gunicorn processes (poll: {SERVER_LABELS['poll']}; push: "
+         f"{SERVER_LABELS['push']}); {pinned}; {args.cards} cards, answers after 0-{args.think:g} s, "
+         f"lobby {args.lobby_seconds:g} s, joining at {args.join_rate:g} a second; load average before "
+         f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}."), "",
+        tables(results), ""])
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text)
