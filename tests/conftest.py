@@ -444,6 +444,8 @@ def live_server(loaded_database_url):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
+    app.extensions["live_hub"].close_all()  # open streams end, so the server's threads do
+    app.extensions["live_bus"].stop()
     server.shutdown()
     with app.app_context():
         db.engine.dispose()

@@ -10,7 +10,7 @@ import json
 import sys
 import time
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, g, request
 from sqlalchemy.engine import make_url
 
 from webapp.extensions import db
@@ -61,14 +61,24 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     """Return a response streaming `view()` (a dict with a "key", or None when the viewer is gone) as `view`
     events: at once, then after every change of `topic` it follows, whenever its key changed.
 
-    Each look runs with the request's context and gives its database connection back before the stream
-    waits: an open stream holds none. A heartbeat looks again too, so a change the bus missed is seen.
+    Each look runs in a request context of its own and gives its database connection back before the stream
+    waits: an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
     """
     current_app.extensions["live_bus"].start()
+    app, environ, kept = current_app._get_current_object(), request.environ, dict(g.__dict__)
     the_hub = hub()
     listener = the_hub.listen(topic, follows, urgent, lazy)
     sent = request.headers.get("Last-Event-ID") or request.args.get("have")
     ends = time.monotonic() + current_app.config["LIVE_STREAM_SECONDS"]
+
+    def look():
+        # A context of its own for each look, none held while waiting: streams never share or keep one.
+        with app.request_context(environ):
+            g.__dict__.update(kept)  # what the view's checks found (the teacher, say)
+            try:
+                return view()
+            finally:
+                db.session.remove()
 
     def events():
         nonlocal sent
@@ -76,10 +86,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
             yield f"retry: {RETRY_MS}\n\n"
             first = True
             while True:
-                try:
-                    shown = view()
-                finally:
-                    db.session.remove()
+                shown = look()
                 if shown is None:
                     yield event_text("gone", {})
                     return
@@ -99,7 +106,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
         finally:
             the_hub.leave(listener)
 
-    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response = Response(events(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

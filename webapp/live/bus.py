@@ -9,7 +9,6 @@ On SQLite (one process) the session hands its notes to the hub after the commit.
 
 import logging
 import threading
-import time
 
 import psycopg
 from flask import current_app, has_app_context
@@ -23,30 +22,35 @@ NOTES, UNSENT = "live_changes", "live_changes_unsent"
 # A round's own columns that move it on; a change of anything else (its settings, touched by a join) is a roster one.
 STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
 RECONNECT_SECONDS = 1.0
+LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
+STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is noted as the strongest
 
 log = logging.getLogger(__name__)
 
 
 def changes_in(session):
-    """Return {round id: kind} of what this flush changed: rounds moved on or touched, answers given."""
-    from webapp.models import Answer, Round
+    """Return {round id: kind} of what this flush writes: rounds moved on or touched, students joined, answers."""
+    from webapp.models import Answer, Round, Student
 
     changed = {}
+
+    def note(topic, kind):
+        if STRENGTH[kind] > STRENGTH.get(changed.get(topic), -1):
+            changed[topic] = kind
+
     for instance in session.dirty:
         if isinstance(instance, Round) and session.is_modified(instance):
             state = inspect(instance)
-            moved = any(state.attrs[name].history.has_changes() for name in STATE_COLUMNS)
-            changed[instance.id] = STATE if moved else ROSTER
+            note(instance.id, STATE if any(state.attrs[name].history.has_changes() for name in STATE_COLUMNS) else ROSTER)
     for instance in session.deleted:
         if isinstance(instance, Round):
-            changed[instance.id] = STATE
+            note(instance.id, STATE)
     for instance in session.new:
-        if isinstance(instance, Answer) and instance.round_id not in changed:
-            changed[instance.round_id] = ANSWER
+        if isinstance(instance, Student):
+            note(instance.round_id, ROSTER)  # in the lobby a join changes no round row, but the lobby's names
+        elif isinstance(instance, Answer):
+            note(instance.round_id, ANSWER)
     return changed
-
-
-STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}
 
 
 def current_bus():
@@ -104,6 +108,7 @@ class Bus:
         self.started = False
         self.lock = threading.Lock()
         self.connected = threading.Event()
+        self.stopping = threading.Event()
 
     def start(self):
         """Start listening (once per process, on the first stream: a forked worker starts its own)."""
@@ -117,18 +122,23 @@ class Bus:
 
     def listen_forever(self):
         """LISTEN on one connection of its own and hand every notification to the hub; reconnect when it drops."""
-        while True:
+        while not self.stopping.is_set():
             try:
                 with psycopg.connect(self.postgres_url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
                     self.connected.set()
                     self.hub.resync()  # anything committed while no one listened is looked at again
-                    for notification in connection.notifies():
-                        self.take(notification.payload)
+                    while not self.stopping.is_set():
+                        for notification in connection.notifies(timeout=LOOK_UP_SECONDS):
+                            self.take(notification.payload)
             except psycopg.Error as error:
                 log.warning("live updates lost their PostgreSQL connection (%s); reconnecting", error)
             self.connected.clear()
-            time.sleep(RECONNECT_SECONDS)
+            self.stopping.wait(RECONNECT_SECONDS)
+
+    def stop(self):
+        """Stop listening (an app being thrown away: a test's)."""
+        self.stopping.set()
 
     def take(self, payload):
         """Hand one notification ("<round id> <kind>") to the hub; ignore what is not one."""

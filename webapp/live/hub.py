@@ -114,9 +114,12 @@ class Hub:
             return sum(len(group) for group in self.listeners.values())
 
     def close_all(self):
-        """End every open stream (a server going down; a test cutting streams)."""
+        """End every open stream and timer (a server going down; a test cutting streams)."""
         with self.lock:
             every = [listener for group in self.listeners.values() for listener in group]
+            for timer in self.timers.values():
+                timer.cancel()
+            self.timers.clear()
         for listener in every:
             listener.close()
 

@@ -1,0 +1,390 @@
+"""Push: the hub's listeners, the bus that carries committed changes, and the event streams of live rounds."""
+
+import json
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+
+import flask
+import pytest
+from conftest import SERVER_URL, wait_until
+
+from webapp.classroom.clock import now
+from webapp.live.hub import ANSWER, ROSTER, STATE, Hub
+
+
+def read_events(response, count, timeout=10.0):
+    """Return the next `count` events (name, data) of a streamed test-client response (heartbeats included)."""
+    events, buffer = [], ""
+    chunks = response.__dict__.setdefault("_chunks", iter(response.response))
+    buffer = response.__dict__.get("_rest", "")
+    deadline = time.monotonic() + timeout
+    while len(events) < count and time.monotonic() < deadline:
+        chunk = next(chunks)
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer and len(events) < count:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+            if "event" in fields:
+                events.append((fields["event"], json.loads(fields["data"])))
+    response.__dict__["_rest"] = buffer
+    return events
+
+
+def next_view(response, timeout=10.0):
+    """Return the data of the next `view` event of a stream, skipping heartbeats."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        name, data = read_events(response, 1, timeout)[0]
+        if name == "view":
+            return data
+        assert name == "alive", name
+    raise AssertionError("no view came")
+
+
+@pytest.fixture
+def pushing(app):
+    """Return the app with push on (the test client is not a server the app can tell holds streams cheaply)."""
+    app.config.update(LIVE_PUSH="on", LIVE_STREAM_SECONDS=30)
+    yield app
+    app.extensions["live_hub"].close_all()
+    app.extensions["live_bus"].stop()
+
+
+def open_stream(client, url):
+    response = client.get(url, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    return response
+
+
+# ------------------------------------------------------------------------------------------------ the hub
+
+
+def test_an_urgent_change_wakes_at_once_and_others_at_most_once_per_lazy_period():
+    hub = Hub()
+    listener = hub.listen(1, follows=(STATE, ROSTER), urgent=(STATE,), lazy=0.3)
+    hub.deliver(1, ROSTER)
+    assert listener.take(1) == {ROSTER}  # the first change of a quiet stream is taken at once
+    hub.deliver(1, ROSTER)
+    started = time.monotonic()
+    assert listener.take(1) == {ROSTER}
+    assert time.monotonic() - started >= 0.25  # held: joins one after another redraw at most every `lazy`
+    hub.deliver(1, ROSTER)
+    hub.deliver(1, STATE)
+    started = time.monotonic()
+    assert listener.take(1) == {ROSTER, STATE}
+    assert time.monotonic() - started < 0.1  # a reveal is never held
+
+
+def test_a_listener_ignores_kinds_it_does_not_follow_and_other_topics():
+    hub = Hub()
+    listener = hub.listen(1, follows=(STATE,))
+    hub.deliver(1, ANSWER)
+    hub.deliver(2, STATE)
+    assert listener.take(0.05) == set()
+    assert hub.stamp(1) == (0, 1, 0) and hub.stamp(2) == (1, 0, 0)  # every change is heard, followed or not
+
+
+def test_closing_every_stream_wakes_them_and_leaving_forgets_them():
+    hub = Hub()
+    listeners = [hub.listen(topic, follows=(STATE,)) for topic in (1, 1, 2)]
+    assert hub.streams() == 3
+    hub.close_all()
+    assert all(listener.take(1) == set() and listener.closed for listener in listeners)
+    for listener in listeners:
+        hub.leave(listener)
+    assert hub.streams() == 0 and hub.listeners == {}
+
+
+def test_a_timed_call_runs_once_however_many_ask():
+    hub, calls = Hub(), []
+    for _ in range(5):
+        hub.call_at("turn-ends", 0.05, lambda: calls.append(1))
+    wait_until(lambda: calls)
+    time.sleep(0.1)
+    assert calls == [1] and hub.timers == {}
+
+
+def test_a_failing_timed_call_is_logged_not_raised(caplog):
+    hub = Hub()
+    hub.call_at("boom", 0, lambda: 1 / 0)
+    wait_until(lambda: "a timed call failed" in caplog.text)
+    assert hub.timers == {}
+
+
+# ------------------------------------------------------------------------------------------------ the bus
+
+
+def round_id_of(url):
+    return int(url.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def bus_started(pushing):
+    """Start the app's bus (on PostgreSQL: its LISTEN connection) and wait until it listens."""
+    bus = pushing.extensions["live_bus"]
+    bus.start()
+    if bus.postgres:
+        assert bus.connected.wait(10)
+    return bus
+
+
+@pytest.mark.parametrize(("step", "kind"), [("join", ROSTER), ("start", STATE), ("answer", ANSWER)])
+def test_a_committed_change_reaches_the_hub_as_its_kind(pushing, bus_started, teacher, classroom, step, kind):
+    url, code = classroom.new_round(teacher)
+    ada = classroom.join(code, "Ada")
+    if step == "answer":
+        teacher.post(url + "/control", data={"action": "start"})
+    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER, ANSWER),
+                                                     urgent=(STATE, ROSTER, ANSWER))
+    if step == "join":
+        classroom.join(code, "Ben")
+    elif step == "start":
+        teacher.post(url + "/control", data={"action": "start"})
+    else:
+        ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    assert kind in listener.take(5)
+
+
+def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, classroom):
+    url, code = classroom.new_round(teacher)
+    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER), urgent=(STATE, ROSTER))
+    with pushing.app_context():
+        from webapp.extensions import db
+        from webapp.models import Round
+
+        rnd = db.session.get(Round, round_id_of(url))
+        rnd.status = "playing"
+        db.session.flush()  # on PostgreSQL this sends NOTIFY inside the transaction...
+        db.session.rollback()  # ...which PostgreSQL then never delivers
+    assert listener.take(1) == set()
+    classroom.join(code, "Ada")
+    assert listener.take(5) == {ROSTER}  # the bus still works after it
+
+
+def current_card(student, code):
+    html = student.get(f"/r/{code}").get_data(as_text=True)
+    return re.search(r'name="card" value="([^"]+)"', html).group(1)
+
+
+# ------------------------------------------------------------------------------------------------ streams
+
+
+def test_a_student_stream_sends_the_view_at_once_then_every_change(pushing, teacher, classroom):
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    stream = open_stream(ada, f"/r/{code}/events")
+    first = next_view(stream)
+    assert 'data-live-submit' in first["html"] and "Card 1 of" in first["html"]
+    teacher.post(url + "/control", data={"action": "reveal"})
+    revealed = next_view(stream)
+    assert "You did not answer." in revealed["html"] and "data-live-submit" not in revealed["html"]
+    assert revealed["key"] != first["key"]
+    stream.close()
+
+
+def test_a_reconnecting_stream_that_holds_the_current_view_gets_only_a_heartbeat(pushing, teacher, classroom):
+    _url, code, (ada, _ben) = classroom.play_started(teacher)
+    stream = open_stream(ada, f"/r/{code}/events")
+    key = next_view(stream)["key"]
+    stream.close()
+    again = ada.get(f"/r/{code}/events", headers={"Last-Event-ID": key}, buffered=False)
+    assert read_events(again, 1) == [("alive", {})]
+    again.close()
+
+
+def test_what_a_student_sees_is_their_own_and_hides_nothing_of_the_line(pushing, teacher, classroom):
+    _url, code, (ada, ben) = classroom.play_started(teacher)
+    ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    ben.post(f"/r/{code}/answer", data={"gap": "1", "card": current_card(ben, code)})  # everyone in: revealed
+    views = {name: next_view(open_stream(student, f"/r/{code}/events")) for name, student in (("ada", ada), ("ben", ben))}
+    right = [name for name, view in views.items() if "You got it right" in view["html"]]
+    assert len(right) == 1  # one of the two gaps is right: their panels differ in what is their own
+    assert views[right[0]]["standing"].startswith("You: 1 point · number 1 of 2")
+    wrong = ({"ada", "ben"} - set(right)).pop()
+    assert views[wrong]["standing"].startswith("You: 0 points · number 2 of 2")
+    assert all(view["seconds"] is None for view in views.values())  # no timer in this round
+
+
+def test_a_panel_is_drawn_once_per_variant_not_once_per_student(pushing, teacher, classroom):
+    url, code = classroom.new_round(teacher)
+    students = [classroom.join(code, f"Kid{chr(65 + n)}{chr(97 + n)}") for n in range(12)]
+    teacher.post(url + "/control", data={"action": "start"})
+    for student in students[:4]:
+        student.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(student, code)})
+    streams = [open_stream(student, f"/r/{code}/events") for student in students]
+    drawn = []
+
+    def count(_sender, template, **_extra):
+        if template.name == "classroom/student/_panel.html":
+            drawn.append(1)
+
+    with flask.template_rendered.connected_to(count, pushing):
+        views = [next_view(stream) for stream in streams]
+    assert len(drawn) == 2  # answered and not yet: twelve students, two drawings
+    assert len({view["html"] for view in views}) == 2
+    teacher.post(url + "/control", data={"action": "reveal"})
+    drawn.clear()
+    with flask.template_rendered.connected_to(count, pushing):
+        views = [next_view(stream) for stream in streams]
+    assert 1 <= len(drawn) <= 3  # right, wrong, or no answer: never one per student
+    assert sum("You did not answer." in view["html"] for view in views) == 8
+    for stream in streams:
+        stream.close()
+
+
+def test_a_removed_student_is_told_they_are_gone(pushing, teacher, classroom):
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    stream = open_stream(ada, f"/r/{code}/events")
+    next_view(stream)
+    teacher.post(f"{url}/students/{student_id(pushing, 'Ada')}", data={"action": "remove"})
+    name, _ = next(event for event in iter(lambda: read_events(stream, 1)[0], None) if event[0] != "alive")
+    assert name == "gone"
+    assert ada.get(f"/r/{code}/events").status_code == 403
+
+
+def student_id(app, nickname):
+    with app.app_context():
+        from webapp.extensions import db
+        from webapp.models import Student
+
+        return db.session.query(Student).filter_by(nickname=nickname).one().id
+
+
+def test_only_the_rounds_students_and_teacher_may_follow_it(pushing, teacher, classroom, client):
+    url, code, _students = classroom.play_started(teacher)
+    stranger = pushing.test_client()
+    assert stranger.get(f"/r/{code}/events").status_code in (302, 403, 404)
+    assert stranger.get(f"{url}/events").status_code in (302, 401, 403)
+    other_teacher = pushing.test_client()
+    classroom.register(other_teacher, email="other@school.org", name="Mr Other")
+    refused = other_teacher.get(f"{url}/panel").status_code
+    assert refused in (403, 404)  # as the polled panel refuses another teacher
+    assert other_teacher.get(f"{url}/events").status_code == refused
+    assert other_teacher.get(f"{url}/stage/events").status_code == refused
+
+
+def test_a_server_that_only_polls_says_so_and_its_pages_name_no_stream(app, teacher, classroom):
+    app.config["LIVE_PUSH"] = "off"
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    assert ada.get(f"/r/{code}/events").status_code == 204  # EventSource's "do not reconnect"
+    assert teacher.get(f"{url}/events").status_code == 204
+    assert "data-events" not in ada.get(f"/r/{code}").get_data(as_text=True)
+    assert "data-events" not in teacher.get(url).get_data(as_text=True)
+    app.config["LIVE_PUSH"] = "on"
+    assert 'data-events="/r/' in ada.get(f"/r/{code}").get_data(as_text=True)
+    assert f'data-events="{url}/events"' in teacher.get(url).get_data(as_text=True)
+    assert f'data-events="{url}/stage/events"' in teacher.get(f"{url}/stage").get_data(as_text=True)
+
+
+def test_the_teachers_page_and_stage_streams_show_answers_coming_in(pushing, teacher, classroom):
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    page, stage = open_stream(teacher, f"{url}/events"), open_stream(teacher, f"{url}/stage/events")
+    before = next_view(page)["html"], next_view(stage)["html"]
+    ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    after = next_view(page)["html"], next_view(stage)["html"]
+    assert after[0] != before[0] and after[1] != before[1]
+    assert "1 of 2" in re.sub(r"<[^>]+>", "", after[0]) or "Ben" in after[0]
+    page.close()
+    stage.close()
+
+
+def test_a_turn_whose_time_ran_out_is_revealed_with_no_poll_at_all(pushing, teacher, classroom):
+    url, code, (ada, _ben) = classroom.play_started(teacher, turn_seconds="10")
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=9.6))
+    stream = open_stream(ada, f"/r/{code}/events")
+    first = next_view(stream)
+    assert 0 < first["seconds"] <= 0.5
+    revealed = next_view(stream, timeout=5)  # the stream's process settles the round when the time is up
+    assert "You did not answer." in revealed["html"]
+
+
+# ------------------------------------------------------------------------------------ two processes (PostgreSQL)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def serve(database_url, port):
+    """Start the app in a process of its own (gunicorn's gevent worker, as in production) on `port`."""
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret", "COOKIE_SECURE": "0",
+           "JOINS_PER_ADDRESS_HOUR": "100000"}
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--graceful-timeout", "1",
+                             "-b", f"127.0.0.1:{port}",
+                             "webapp:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def follow(base, cookie, path, into):
+    """Read a stream in a thread: put (time it came, event name, data) of each event into `into`."""
+    import httpx
+
+    def read():
+        with httpx.Client(base_url=base, cookies={"session": cookie}, timeout=None) as http, \
+                http.stream("GET", path) as response:
+            name = None
+            for line in response.iter_lines():
+                if line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("data: ") and name:
+                    into.put((time.monotonic(), name, json.loads(line[6:])))
+
+    threading.Thread(target=read, daemon=True).start()
+
+
+def next_pushed(into, timeout=15.0):
+    """Return (when, data) of the next view pushed into `into`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        when, name, data = into.get(timeout=max(0.01, deadline - time.monotonic()))
+        if name == "view":
+            return when, data
+    raise AssertionError("no view was pushed")
+
+
+@pytest.mark.skipif(not SERVER_URL, reason="LISTEN/NOTIFY: the processes share a PostgreSQL database")
+def test_two_app_processes_push_one_rounds_changes_to_students_on_each(app, teacher, classroom, loaded_database_url):
+    pytest.importorskip("gevent")
+    ports = free_port(), free_port()
+    servers = [serve(str(loaded_database_url).replace("+psycopg", ""), port) for port in ports]
+    try:
+        for port in ports:
+            wait_until(lambda port=port: ping(port), timeout=30)
+        url, code, (ada, ben) = classroom.play_started(teacher)
+        streams = {"ada": queue.Queue(), "ben": queue.Queue()}
+        follow(f"http://127.0.0.1:{ports[0]}", ada.get_cookie("session").value, f"/r/{code}/events", streams["ada"])
+        follow(f"http://127.0.0.1:{ports[1]}", ben.get_cookie("session").value, f"/r/{code}/events", streams["ben"])
+        for pushed in streams.values():
+            assert "Card 1 of" in next_pushed(pushed)[1]["html"]
+        # A change made in a third process (this test's app) reaches both...
+        teacher.post(url + "/control", data={"action": "reveal"})
+        for pushed in streams.values():
+            assert "You did not answer." in next_pushed(pushed)[1]["html"]
+        # ...and the class's answers, which make the reveal, reach both too.
+        teacher.post(url + "/control", data={"action": "next"})
+        for pushed in streams.values():
+            assert "Card 2 of" in next_pushed(pushed)[1]["html"]
+        for student in (ada, ben):
+            student.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(student, code)})
+        verdicts = [next_pushed(pushed)[1]["html"] for pushed in streams.values()]
+        assert all("You got it right" in html or "Not quite" in html for html in verdicts)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+
+
+def ping(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
