@@ -25,10 +25,13 @@ A live page, by --mode:
 
 - poll (today's live.js): a student GETs /r/<code>/version every --poll-interval seconds with If-None-Match (a 304
   when nothing changed) and, on a 200, GETs /r/<code>/panel; the teacher GETs /teach/rounds/<id>/panel likewise.
-- push: one open GET /r/<code>/events (or /teach/rounds/<id>/events) with Accept: text/event-stream; each `view`
-  event's data is JSON whose "html" is the panel. `gone` ends the stream; a comment line is a heartbeat. A server
-  that cannot hold streams answers 204 and the page polls instead (counted). A stream that ends otherwise is a
-  dropped stream (an error) and is opened again, with Last-Event-ID.
+- push (live.js with push.js): the page holds the event stream it names (data-events, e.g. GET /r/<code>/events)
+  with Accept: text/event-stream; each `view` event's data is JSON whose "html" is the panel; `alive` is a
+  heartbeat; `gone` ends it (an error here: no student is removed). A stream the server ends is reopened after its
+  `retry:` time with Last-Event-ID, as EventSource does (counted, not an error); one that breaks is a dropped stream
+  (an error) and is reopened too; one refused (a 204) is tried again a minute later. While the stream has not
+  spoken for 35 s (or is not open), the page polls as above. A page that names no stream (a server that does not
+  hold them) only polls (counted).
 
 A teacher's control is a form post: the browser follows the redirect and loads the round page, so its live view
 starts again (a fresh poll, or a new stream).
@@ -82,6 +85,7 @@ ANSWERED = re.compile(r"(\d+) of (\d+) answered")
 STATUS = re.compile(r'data-round-status="(\w+)"')
 GAP = re.compile(r'name="gap"\s+value="(\d+)"')
 CARD = re.compile(r'name="card"\s+value="([^"]+)"')
+EVENTS = re.compile(r'data-events="([^"]+)"')
 MESSAGES = (re.compile(r'<p class="(?:notice|field-error)"[^>]*>(.*?)</p>', re.DOTALL),
             re.compile(r'<section class="error-page">.*?<h1>(.*?)</h1>\s*<p>(.*?)</p>', re.DOTALL))
 CONNECTION_ERRORS = (OSError, EOFError, TimeoutError, ValueError, asyncio.IncompleteReadError, asyncio.LimitOverrunError)
@@ -126,6 +130,8 @@ class Stats:
     conflicts: Counter = field(default_factory=Counter)
     retries: int = 0
     fallbacks: int = 0
+    stream_ends: int = 0
+    views_pushed: int = 0
 
     def error(self, group, detail, line):
         self.errors[group] += 1
@@ -376,8 +382,9 @@ class Screen:
         self.changed.set()
 
 
-async def poll_feed(browser, screen, args, panel, version=None, kinds=("teacher", "teacher")):
-    """Poll as live.js does: the version (or the panel) with If-None-Match; the panel when it changed."""
+async def poll_feed(browser, screen, args, panel, version=None, kinds=("teacher", "teacher"), pushed=None):
+    """Poll as live.js does: the version (or the panel) with If-None-Match, the panel when it changed; a tick
+    is skipped while `pushed` (a Stream) is live."""
     poll_kind, panel_kind = kinds
     etag = None
     await asyncio.sleep(random.uniform(0, args.poll_interval))  # browsers are not in step
@@ -385,6 +392,8 @@ async def poll_feed(browser, screen, args, panel, version=None, kinds=("teacher"
     while True:
         await asyncio.sleep(max(0.0, next_poll - time.perf_counter()))
         next_poll = max(next_poll + args.poll_interval, time.perf_counter())
+        if pushed is not None and pushed.live():
+            continue
         headers = {"If-None-Match": etag} if etag else {}
         response = await browser.request(poll_kind, "GET", version or panel, headers=headers, expect=(200, 304))
         if response is None or response.status != 200:
@@ -402,7 +411,7 @@ class Gone(Exception):
 
 
 async def sse_events(link, headers, timeout):
-    """Yield (event, id, data) of a server-sent event stream; heartbeats only reset the timeout."""
+    """Yield (event, id, data) of a server-sent event stream, and (None, None, milliseconds) for a retry field."""
     chunks = body_chunks(link.reader, headers)
     buffer = b""
     event, ident, data = "message", None, []
@@ -428,6 +437,8 @@ async def sse_events(link, headers, timeout):
                     data.append(value)
                 elif name == "id":
                     ident = value
+                elif name == "retry" and value.isdigit():
+                    yield None, None, value
 
 
 async def open_stream(browser, path, last_id):
@@ -442,58 +453,92 @@ async def open_stream(browser, path, last_id):
     return link, status, headers
 
 
-async def push_feed(browser, screen, args, path, kind, fallback):
-    """Hold the event stream, showing each view; poll instead on a 204; open it again if it drops."""
-    stats, last_id = browser.stats, None
-    while True:
-        start, link, first = time.perf_counter(), None, True
+class Stream:
+    """An event stream as push.js follows it: live while it has spoken (a view or `alive`) in the last 35 s."""
+
+    SILENT_SECONDS = 35.0
+    REFUSED_RETRY_SECONDS = 60.0  # push.js tries a refused stream (204, 403) again a minute later
+
+    def __init__(self, browser, screen, args, path, kind):
+        self.browser, self.screen, self.args, self.path, self.kind = browser, screen, args, path, kind
+        self.heard = 0.0
+        self.last_id = None
+        self.retry = 2.0  # EventSource's wait before reconnecting, until the server's retry field says
+
+    def live(self):
+        return self.heard > 0 and time.monotonic() - self.heard < self.SILENT_SECONDS
+
+    async def follow(self):
+        """Hold the stream, showing each view; reconnect as EventSource does after it ends or drops."""
+        while True:
+            wait = await self.once()
+            self.heard = 0.0
+            if wait is None:
+                return
+            await asyncio.sleep(wait)
+
+    async def once(self):
+        """Open the stream and read it to its end; return the seconds to wait before opening it again (None: never)."""
+        stats, start, link, first = self.browser.stats, time.perf_counter(), None, True
         try:
-            async with asyncio.timeout(browser.timeout):
-                link, status, headers = await open_stream(browser, path, last_id)
-            if status == 204:
-                link.close()
-                stats.times[kind].append(time.perf_counter() - start)
-                stats.statuses[kind][204] += 1
-                stats.fallbacks += 1
-                return await fallback()
+            async with asyncio.timeout(self.browser.timeout):
+                link, status, headers = await open_stream(self.browser, self.path, self.last_id)
             if status != 200:
                 body = b"".join([c async for c in body_chunks(link.reader, headers)]) if has_body("GET", status) else b""
-                stats.answered(kind, "GET", path, Response(status, headers, body), time.perf_counter() - start, (200,))
-                link.close()
-                await asyncio.sleep(args.reconnect_seconds)
-                continue
-            async for event, ident, data in sse_events(link, headers, args.stream_timeout):
-                if event == "gone":
-                    raise Gone()
-                if event != "view":
+                stats.answered(self.kind, "GET", self.path, Response(status, headers, body), time.perf_counter() - start,
+                               (200, 204))
+                stats.fallbacks += status == 204
+                return self.REFUSED_RETRY_SECONDS
+            async for event, ident, data in sse_events(link, headers, self.args.stream_timeout):
+                if event is None:
+                    self.retry = int(data) / 1000
                     continue
-                if first:
-                    stats.times[kind].append(time.perf_counter() - start)
-                    stats.statuses[kind][200] += 1
+                if first and event in ("view", "alive"):
+                    stats.times[self.kind].append(time.perf_counter() - start)
+                    stats.statuses[self.kind][200] += 1
                     first = False
-                last_id = ident or last_id
-                screen.show(json.loads(data).get("html", ""))
-            stats.error("dropped stream", "stream ended", f"GET {path}: the stream ended without `gone`")
-        except Gone:
-            stats.error("dropped stream", "gone", f"GET {path}: `gone` (the student was removed or the round deleted)")
-            return
+                if event == "gone":
+                    stats.error("dropped stream", "gone", f"GET {self.path}: `gone` (removed, or the round deleted)")
+                    return None
+                if event in ("view", "alive"):
+                    self.heard = time.monotonic()
+                if event == "view":
+                    stats.views_pushed += 1
+                    self.last_id = ident or self.last_id
+                    self.screen.show(json.loads(data).get("html", ""))
+            stats.stream_ends += 1  # the server ends a stream after LIVE_STREAM_SECONDS: the browser comes back
         except CONNECTION_ERRORS as error:
-            if link is None or first:
-                stats.failed(kind, "GET", path, error, time.perf_counter() - start)
+            if first:
+                stats.failed(self.kind, "GET", self.path, error, time.perf_counter() - start)
             else:
-                stats.error("dropped stream", type(error).__name__, f"GET {path}: {type(error).__name__}: {error!s:.100}")
+                name = type(error).__name__
+                stats.error("dropped stream", name, f"GET {self.path}: {name}: {error!s:.100}")
         finally:
             if link is not None:
                 link.close()
-        await asyncio.sleep(args.reconnect_seconds)
+        return self.retry
 
 
-def live_feed(browser, screen, args, mode, push, poll):
-    """Return the task that keeps `screen` up to date: push (falling back to poll on a 204) or poll."""
-    if mode == "push":
-        return asyncio.create_task(push_feed(browser, screen, args, push, "events" if push.startswith("/r/") else "teacher",
-                                             poll))
-    return asyncio.create_task(poll())
+async def live_feed(browser, screen, args, events, poll):
+    """Keep `screen` up to date as live.js does: by the page's event stream when it names one (--mode push), and by
+    polling whenever the stream is not live (or all the time)."""
+    if args.mode != "push" or not events:
+        browser.stats.fallbacks += args.mode == "push"
+        return await poll(None)
+    stream = Stream(browser, screen, args, events, "events" if events.startswith("/r/") else "teacher")
+    polling = asyncio.create_task(poll(stream))
+    try:
+        await stream.follow()
+        await polling  # after `gone` the page reloads; here: polls, as the page would find itself out of the round
+    finally:
+        polling.cancel()
+        await asyncio.gather(polling, return_exceptions=True)
+
+
+def events_path(html):
+    """Return the event stream a page names (data-events), or None when the server does not hold streams."""
+    match = EVENTS.search(html or "")
+    return unescape(match.group(1)) if match else None
 
 
 # --------------------------------------------------------------------------------------------- a round
@@ -579,6 +624,7 @@ class Student:
         self.sent = 0
         self.accepted: list[int] = []
         self.answering: list[asyncio.Task] = []
+        self.events = None
         self.screen = Screen(self.on_view)
         self.done = asyncio.Event()
 
@@ -625,6 +671,7 @@ class Student:
         page = await browser.request("page", "GET", f"/r/{code}")
         self.token = (meta_csrf(page.text) if page is not None and page.status == 200 else None) or token
         if page is not None and page.status == 200:
+            self.events = events_path(page.text)
             self.screen.show(page.text)
         return True
 
@@ -637,11 +684,11 @@ class Student:
         self.rnd.join_ended(self)
         code = self.rnd.code
 
-        def poll():
+        def poll(pushed):
             return poll_feed(self.browser, self.screen, self.args, f"/r/{code}/panel", f"/r/{code}/version",
-                             ("poll", "panel"))
+                             ("poll", "panel"), pushed)
 
-        feed = live_feed(self.browser, self.screen, self.args, self.args.mode, f"/r/{code}/events", poll)
+        feed = asyncio.create_task(live_feed(self.browser, self.screen, self.args, self.events, poll))
         try:
             await self.done.wait()
             await asyncio.gather(*self.answering, return_exceptions=True)
@@ -664,6 +711,7 @@ class Teacher:
         self.token = ""
         self.screen = Screen(self.see)
         self.feed = None
+        self.events = None
         self.card_seen = 0  # the highest "Card N of M" its view showed
         self.nexts = 0
         self.reveals_sent: set[int] = set()
@@ -700,17 +748,17 @@ class Teacher:
         if not code or not self.token:
             raise Failed("no join code or CSRF token on the round page")
         self.rnd.code = code.group(1)
+        self.events = events_path(page.text)
 
     def watch(self):
         """(Re)start the live view of the round page, as a page load does."""
         if self.feed is not None:
             self.feed.cancel()
-        path = f"/teach/rounds/{self.rnd.id}"
 
-        def poll():
-            return poll_feed(self.browser, self.screen, self.args, f"{path}/panel")
+        def poll(pushed):
+            return poll_feed(self.browser, self.screen, self.args, f"/teach/rounds/{self.rnd.id}/panel", pushed=pushed)
 
-        self.feed = live_feed(self.browser, self.screen, self.args, self.args.mode, f"{path}/events", poll)
+        self.feed = asyncio.create_task(live_feed(self.browser, self.screen, self.args, self.events, poll))
 
     async def control(self, action):
         """Press a control button; follow the redirect to the round page; return when the page has loaded."""
@@ -724,6 +772,7 @@ class Teacher:
         page = await self.browser.follow("teacher", response)
         if page is not None and page.status == 200:
             self.token = meta_csrf(page.text) or self.token
+            self.events = events_path(page.text)
             self.screen.show(page.text)
         self.watch()
         return True
@@ -1001,7 +1050,8 @@ def figures_of(args, rounds, stats, outcome, meters, lags):
                   for kind in (*KINDS, "results") if stats.times[kind]},
         "errors": errors, "error_groups": dict(stats.errors), "error_details": dict(stats.error_details.most_common()),
         "error_lines": stats.error_lines, "conflicts": dict(stats.conflicts.most_common()), "retries": stats.retries,
-        "fallbacks_to_poll": stats.fallbacks, "answers": answers,
+        "fallbacks_to_poll": stats.fallbacks, "streams_ended_by_server": stats.stream_ends,
+        "views_pushed": stats.views_pushed, "answers": answers,
         "change_to_screen": {"changes": sum(len(r.changes) for r in rounds), "pairs": spread(pairs),
                              "last_student": spread(lasts), "never_shown": never},
         "cpu": cpu, "loop_lag_ms": {"p50": percentile(lag, 50), "p99": percentile(lag, 99),
@@ -1038,7 +1088,8 @@ def report(f):
                                       f"{', '.join(f'{k}: {v}' for k, v in f['error_details'].items())})"
                                       if f["errors"] else "")
           + f"; 409: {sum(f['conflicts'].values())}; retried on a closed kept-alive connection: {f['retries']}; "
-          f"streams answered 204 (polled instead): {f['fallbacks_to_poll']}")
+          f"pages that polled for want of a stream (none named, or a 204): {f['fallbacks_to_poll']}; streams the "
+          f"server ended (reopened): {f['streams_ended_by_server']}; views pushed: {f['views_pushed']}")
     for line in f["error_lines"][:20]:
         print(f"  {line}")
     for message, count in list(f["conflicts"].items())[:5]:
