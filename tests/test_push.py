@@ -388,3 +388,15 @@ def ping(port):
     except OSError:
         return False
 
+
+
+def test_a_homework_opens_on_time_for_a_teacher_watching_its_page_with_no_poll(pushing, teacher, classroom):
+    url, _code = classroom.new_round(teacher, format="self_paced")
+    rnd = classroom.round(url)
+    classroom.set_round(url, settings={**rnd.settings, "opens_at": time.time() + 0.5})
+    stream = open_stream(teacher, f"{url}/events")
+    next_view(stream)
+    assert classroom.round(url).status == "lobby"
+    next_view(stream, timeout=5)  # the stream's process opened it when the time came, and showed it
+    assert classroom.round(url).status == "playing"
+    stream.close()

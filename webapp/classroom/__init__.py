@@ -16,6 +16,7 @@ def register(app):
 
     app.jinja_env.globals.update(extra_time_step=EXTRA_TIME_STEP, more_time=more_time, team_names=team_names,
                                  question_answer=answer_words)
+    push.watch_rounds(app)
     for fmt in FORMATS.values():
         fmt.init_app(app)
 

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from sqlalchemy import select
 
-from webapp.classroom import exports
+from webapp.classroom import exports, rounds
 from webapp.classroom.classes import class_rounds
 from webapp.classroom.formats import format_of
 from webapp.common.characteristics import CHARACTERISTICS
@@ -48,7 +48,10 @@ def round_answers(rnd):
 
 def class_answers(school_class, pupil=None):
     """Return every judged answer the class's pupils (or one pupil) gave in the class's rounds, oldest round first."""
-    frames = [round_answers(rnd) for rnd in reversed(class_rounds(school_class)) if rnd.status != "lobby"]
+    held = class_rounds(school_class)
+    for rnd in held:
+        rounds.settle(rnd)  # a homework whose closing time passed with no page open is closed (and judged) now
+    frames = [round_answers(rnd) for rnd in reversed(held) if rnd.status != "lobby"]
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     return frame[frame["pupil_id"] == pupil.id] if pupil is not None else frame
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from flask import current_app, g, render_template
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 
 from webapp import live
 from webapp.auth.access import teacher_required
@@ -26,9 +26,27 @@ from webapp.extensions import db
 from webapp.models import Answer, Round, Student
 from webapp.play.forms import PlaceForm
 
+# A round's own columns that move it on; a change of anything else (settings a join or extra time touch) is a
+# roster one, which students' screens take at most once a second.
+STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
 SNAPSHOTS_KEPT = 64
 SETTLE_AFTER = 0.05  # seconds past a turn's end: the machine then finds the time is up
 TEACHER_LAZY = 0.5  # answers and joins redraw the teacher's screens at most twice a second
+
+
+def watch_rounds(app):
+    """Make written rounds, joins and answers changes of their round's streams."""
+    live.watch(app, Round, round_changed)
+    live.watch(app, Student, lambda _session, student, how: how == "new" and (student.round_id, live.ROSTER))
+    live.watch(app, Answer, lambda _session, answer, how: how == "new" and (answer.round_id, live.ANSWER))
+
+
+def round_changed(session, rnd, how):
+    """Return the change a written round is: it moved on (or went), or only its settings were touched."""
+    if how == "new" or (how == "dirty" and not session.is_modified(rnd)):
+        return None
+    moved = how == "deleted" or any(inspect(rnd).attrs[name].history.has_changes() for name in STATE_COLUMNS)
+    return rnd.id, live.STATE if moved else live.ROSTER
 
 
 @dataclass
@@ -75,11 +93,12 @@ def digest(text):
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def student_look(round_id, student_id):
-    """Return a student's view now: their panel (a shared variant), standing and clock; None once they are out."""
+def student_look(round_id, student_id, held):
+    """Return a student's view now: their panel (a shared variant), standing and clock; None once they are out
+    (removed, or gone on with their personal code on another device than the one holding `held`)."""
     snap = snapshot(round_id)
     student = snap and snap.students.get(student_id)
-    if student is None or student.removed:
+    if student is None or student.removed or student.token_hash != held:
         return None
     rnd, fmt = snap.round, format_of(snap.round)
     if fmt.student_page(rnd, student):
@@ -120,20 +139,23 @@ def clock_key(rnd, seconds):
 
 
 def settle_when_due(rnd, seconds):
-    """Have this process settle the round when a turn's time runs out (with no polls, nothing else would)."""
-    if seconds is None or rnd.status != "playing":
+    """Have this process settle the round when a turn's time runs out or its timetable moves it (with no polls,
+    nothing else would), if that comes before the stream ends."""
+    moments = [seconds] if seconds is not None and rnd.status == "playing" else []
+    moments += [rounds.seconds_to_timetable(rnd)]
+    due = min((moment for moment in moments if moment is not None), default=None)
+    if due is None or due > current_app.config["LIVE_STREAM_SECONDS"]:
         return
     app, round_id = current_app._get_current_object(), rnd.id
-    ends = round(time.time() + seconds, 1)
 
     def settle():
         with app.app_context():
-            due = db.session.get(Round, round_id)
-            if due is not None:
-                rounds.settle(due)
+            found = db.session.get(Round, round_id)
+            if found is not None:
+                rounds.settle(found)
             db.session.remove()
 
-    live.hub().call_at(("settle", round_id, ends), seconds + SETTLE_AFTER, settle)
+    live.hub().call_at(("settle", round_id, round(time.time() + due, 1)), due + SETTLE_AFTER, settle)
 
 
 def teacher_look(round_id, template, view):
@@ -142,6 +164,7 @@ def teacher_look(round_id, template, view):
         rnd = rounds.teacher_round(round_id, g.teacher)
     except AppError:
         return None
+    rounds.settle(rnd)  # as the polled panel does: a change made outside the app's requests is caught up here
     html = render_template(template, **view(rnd))
     seconds = rounds.seconds_left(rnd)
     settle_when_due(rnd, seconds)
@@ -158,8 +181,8 @@ def student_events(code):
     played_elsewhere(rnd, student)
     if not live.push_on():
         return "", 204  # an event stream's way of saying "do not reconnect": the page polls
-    round_id, student_id = rnd.id, student.id
-    return live.stream(round_id, lambda: student_look(round_id, student_id), follows=(live.STATE, live.ROSTER))
+    round_id, student_id, held = rnd.id, student.id, student.token_hash
+    return live.stream(round_id, lambda: student_look(round_id, student_id, held), follows=(live.STATE, live.ROSTER))
 
 
 @bp.get("/teach/rounds/<id:round_id>/events")

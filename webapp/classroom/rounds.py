@@ -307,6 +307,12 @@ def clock(row, extra_seconds=0):
     return machine.seconds_left(format_of(row).machine(row, state={}), now().timestamp(), extra_seconds)
 
 
+def seconds_to_timetable(rnd):
+    """Return the seconds until the round's timetable next changes it (a homework opening or closing), or None."""
+    moment = format_of(rnd).rules.next_scheduled(machine_round(rnd), now().timestamp())
+    return None if moment is None else moment - now().timestamp()
+
+
 def may_be_due(row):
     """Say from a polled round row whether its turn's time may have run out (then settle decides from the class)."""
     return machine.clock.may_be_due(format_of(row).machine(row, state={}), now().timestamp())

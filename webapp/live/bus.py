@@ -1,7 +1,7 @@
 """How a committed change reaches every process's hub: in-process on SQLite, PostgreSQL's LISTEN/NOTIFY otherwise.
 
-A change is noticed where it is written, whichever view writes it: after each flush the session notes the
-rounds that changed (and how) and the answers that came in. On PostgreSQL the flush also sends NOTIFY in the
+A change is noticed where it is written, whichever view writes it: features say which rows are changes of
+which topic (`watch`), and before each flush the session notes those it writes. On PostgreSQL the flush also sends NOTIFY in the
 same transaction, which PostgreSQL delivers to every listening process at commit, in commit order, and never
 for a transaction rolled back; each process holds one connection that LISTENs and hands what comes to its hub.
 On SQLite (one process) the session hands its notes to the hub after the commit.
@@ -12,15 +12,13 @@ import threading
 
 import psycopg
 from flask import current_app, has_app_context
-from sqlalchemy import event, inspect
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from webapp.live.hub import ANSWER, ROSTER, STATE
 
 CHANNEL = "deep_time_live"
 NOTES, UNSENT = "live_changes", "live_changes_unsent"
-# A round's own columns that move it on; a change of anything else (its settings, touched by a join) is a roster one.
-STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
 RECONNECT_SECONDS = 1.0
 LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
 STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is noted as the strongest
@@ -28,28 +26,21 @@ STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is note
 log = logging.getLogger(__name__)
 
 
-def changes_in(session):
-    """Return {round id: kind} of what this flush writes: rounds moved on or touched, students joined, answers."""
-    from webapp.models import Answer, Round, Student
+def watch(app, model, topic_of):
+    """Have flushed rows of `model` reach streams: `topic_of(session, row, how)` ("new", "dirty" or "deleted")
+    returns the (topic, kind) a change of the row is, or None when it is none."""
+    app.extensions.setdefault("live_watches", []).append((model, topic_of))
 
+
+def changes_in(session, watches):
+    """Return {topic: kind} of what this flush writes, as the app's watches see it (the strongest kind of each)."""
     changed = {}
-
-    def note(topic, kind):
-        if STRENGTH[kind] > STRENGTH.get(changed.get(topic), -1):
-            changed[topic] = kind
-
-    for instance in session.dirty:
-        if isinstance(instance, Round) and session.is_modified(instance):
-            state = inspect(instance)
-            note(instance.id, STATE if any(state.attrs[name].history.has_changes() for name in STATE_COLUMNS) else ROSTER)
-    for instance in session.deleted:
-        if isinstance(instance, Round):
-            note(instance.id, STATE)
-    for instance in session.new:
-        if isinstance(instance, Student):
-            note(instance.round_id, ROSTER)  # in the lobby a join changes no round row, but the lobby's names
-        elif isinstance(instance, Answer):
-            note(instance.round_id, ANSWER)
+    for how, rows in (("new", session.new), ("dirty", session.dirty), ("deleted", session.deleted)):
+        for row in rows:
+            for model, topic_of in watches:
+                found = isinstance(row, model) and topic_of(session, row, how)
+                if found and STRENGTH[found[1]] > STRENGTH.get(changed.get(found[0]), -1):
+                    changed[found[0]] = found[1]
     return changed
 
 
@@ -61,9 +52,11 @@ def current_bus():
 @event.listens_for(Session, "before_flush")
 def note_changes(session, _context, _instances):
     """Note what this flush is about to write, before the flush clears the session's dirty and new sets."""
-    if current_bus() is None:
+    watches = current_app.extensions.get("live_watches") if current_bus() is not None else None
+    if not watches:
         return
-    flushed = changes_in(session)
+    with session.no_autoflush:  # a watch may read (which homework a game is)
+        flushed = changes_in(session, watches)
     notes = session.info.setdefault(NOTES, {})
     for topic, kind in flushed.items():
         if STRENGTH[kind] >= STRENGTH.get(notes.get(topic), -1):

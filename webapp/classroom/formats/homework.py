@@ -5,6 +5,7 @@ from typing import ClassVar
 from flask import url_for
 from sqlalchemy import select
 
+from webapp import live
 from webapp.classroom import exports, results
 from webapp.classroom.clock import now
 from webapp.classroom.formats.base import PARTIALS, RoundFormat
@@ -13,11 +14,19 @@ from webapp.extensions import db
 from webapp.games import practice
 from webapp.games import rounds as machine
 from webapp.games.rounds.formats import HomeworkRules, when
-from webapp.models import Round, Student
+from webapp.models import Game, Round, Student
 from webapp.play import store
 from webapp.play.adapters.practice import start_practice
 
 GATE = "homework"  # the name its students' games carry in their settings
+
+
+def homework_moved(session, game, how):
+    """Return the change a move in a student's homework game is: the teacher's screens show their progress."""
+    if how != "dirty" or game.settings.get("gate") != GATE:
+        return None
+    round_id = session.scalar(select(Student.round_id).where(Student.game_id == game.id))
+    return round_id is not None and (round_id, live.ANSWER)
 
 
 def timetable(rnd):
@@ -45,6 +54,7 @@ class Homework(RoundFormat):
 
     def init_app(self, app):
         store.register_gate(app, GATE, self.closed_for)
+        live.watch(app, Game, homework_moved)
 
     def joined(self, rnd, student):
         settings = rnd.settings

@@ -87,6 +87,9 @@ class Rules:
         """Return the round as its timetable has it at `now` (a homework opening or closing on time): by default as is."""
         return rnd
 
+    def next_scheduled(self, rnd, now):
+        """Return when the timetable next changes the round (seconds since the epoch), or None: by default never."""
+
     def closed_reason(self, rnd):
         """Return why no answer is taken in the round's status (not started, paused, finished), or None."""
         return self.closed.get(rnd.status)
@@ -259,6 +262,13 @@ class HomeworkRules(Rules):
         if rnd.status == "lobby" and opens is not None and now >= opens:
             return replace(rnd, status="playing", turn_started=opens)
         return rnd
+
+    def next_scheduled(self, rnd, now):
+        """Return the opening time of a homework not open yet, else its closing time while it is open."""
+        opens, closes = rnd.settings.get("opens_at"), rnd.settings.get("closes_at")
+        moments = [opens] if rnd.status == "lobby" else []
+        moments += [closes] if rnd.status in ("lobby", "playing") else []
+        return min((moment for moment in moments if moment is not None and moment > now), default=None)
 
     def closed_reason(self, rnd):
         """Say when the homework opens, or that it closed (and when), in the teacher's time zone."""
