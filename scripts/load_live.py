@@ -982,6 +982,10 @@ async def play(args, log):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # A round cut short still says which answers it counted: each must be one a student had accepted, once.
+        for teacher in teachers:
+            if teacher.rnd.id and teacher.rnd.counted is None:
+                teacher.rnd.counted = await teacher.results()
         lag_task.cancel()
     if isinstance(meters.get("play"), CpuMeter):
         meters["play"] = meters["play"].stop()

@@ -378,6 +378,18 @@ def versions():
     return ", ".join(found)
 
 
+def code_version():
+    """Return the commit the servers run, and whether the work tree differs from it."""
+    def git(*command):
+        return subprocess.run(["git", "-C", str(ROOT), *command], capture_output=True, text=True, check=False)
+
+    head = git("rev-parse", "--short", "HEAD")
+    if head.returncode != 0:
+        return "the code in " + str(ROOT) + " (not a git checkout)"
+    changed = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    return f"commit {head.stdout.strip()}" + (" with uncommitted changes" if changed else "")
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -411,7 +423,8 @@ def parse(argv):
     parser.add_argument("--think", type=float, default=2.0, help="students answer after 0..THINK seconds")
     parser.add_argument("--lobby-seconds", type=float, default=10.0, help="idle time once all are in")
     parser.add_argument("--join-rate", type=float, default=20.0, help="students join over max(10, N / RATE) s")
-    parser.add_argument("--max-seconds", type=float, default=300.0, help="deadline of one cell's rounds")
+    parser.add_argument("--max-seconds", type=float, default=150.0,
+                        help="deadline of one cell's rounds (a server that cannot keep up then stops there)")
     parser.add_argument("--warm-up", type=int, default=8,
                         help="students of a short round played on each new server before the measured one (0: none)")
     parser.add_argument("--seed", type=int, default=None)
@@ -438,7 +451,7 @@ def main(argv=None):
     limit = raise_open_files(8 * max(students for students, _ in args.cells) + 1024)
     generator_pin, server_pin, pinned = ([], [], "not pinned (--no-pin)") if args.no_pin else pinning()
     pins = {"generator": generator_pin, "server": server_pin}
-    started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()
+    started, load_before, code = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg(), code_version()
     log(f"reports in {out}; open-files limit {limit}; {machine()}; {pinned}; load average {load_before[0]:.2f}")
     results, postgres = [], None
     try:
@@ -464,7 +477,7 @@ def main(argv=None):
         if postgres is not None:
             postgres.stop()
     text = "\n".join([
-        (f"Load matrix {started} to {time.strftime('%H:%M')}, {machine()}, {versions()}, PostgreSQL {version} "
+        (f"Load matrix {started} to {time.strftime('%H:%M')}, {code}, {machine()}, {versions()}, PostgreSQL {version} "
          f"(default settings), {args.workers} gunicorn processes (poll: {SERVER_LABELS['poll']}; push: "
          f"{SERVER_LABELS['push']}); {pinned}; {args.cards} cards, answers after 0-{args.think:g} s, "
          f"lobby {args.lobby_seconds:g} s, joining at {args.join_rate:g} a second; load average before "
