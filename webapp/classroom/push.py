@@ -17,10 +17,11 @@ from flask import current_app, g, render_template
 from sqlalchemy import inspect, select
 
 from webapp import live
-from webapp.auth.access import teacher_required
-from webapp.classroom import bp, results, rounds, screens, stage
+from webapp.cards.queries import all_periods, cards_by_slug
+from webapp.classroom import results, rounds
 from webapp.classroom.formats import format_of
-from webapp.classroom.student import find_round, my_student, played_elsewhere, shared_view
+from webapp.classroom.formats.base import names_in
+from webapp.classroom.roster import count_students
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
@@ -47,6 +48,44 @@ def round_changed(session, rnd, how):
         return None
     moved = how == "deleted" or any(inspect(rnd).attrs[name].history.has_changes() for name in STATE_COLUMNS)
     return rnd.id, live.STATE if moved else live.ROSTER
+
+
+SHARED_VIEWS_KEPT = 256
+
+
+def shared_view(rnd, team=None):
+    """Return the part of a student's panel that every student of the round (or team) sees alike.
+
+    Kept per round version, because 400 students fetch their panels in the same second after every
+    reveal. The version changes with every change of the round, so an entry is never stale; it is
+    a cache, never the truth: each app fills its own, and empties it when full.
+    """
+    views = current_app.extensions.setdefault("shared_views", {})
+    key = (rnd.id, rnd.code, rnd.version, team)
+    view = views.get(key)
+    if view is None:
+        view = build_shared_view(rnd, team)
+        if len(views) >= SHARED_VIEWS_KEPT:
+            views.clear()
+        views[key] = view
+    return view
+
+
+def build_shared_view(rnd, team):
+    """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
+    fmt = format_of(rnd)
+    board_mode = rnd.settings.get("leaderboard", "every")
+    visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
+    observation = fmt.observe(rnd, team)
+    periods = all_periods()
+    cards = cards_by_slug(names_in(observation))
+    for instance in [*periods, *cards.values()]:
+        db.session.expunge(instance)
+    ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
+    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
+            "leaderboard": results.top_students(rnd) if visible and fmt.ranks_students else None,
+            # Points move only at a reveal, which changes the version: a rank is read off these, per student.
+            "scores": results.scores(rnd) if ranked else None, "class_size": count_students(rnd)}
 
 
 @dataclass
@@ -171,38 +210,19 @@ def teacher_look(round_id, template, view):
     return {"key": f"{digest(html)}.{clock_key(rnd, seconds)}", "html": html, "seconds": seconds}
 
 
-@bp.get("/r/<code>/events")
-def student_events(code):
-    """Stream a student's view of their round: now, and after every change that alters it."""
-    rnd = find_round(code)
-    student = my_student(rnd)
-    if student is None or student.removed:
-        raise AppError(403, "You are not a player in this round.")
-    played_elsewhere(rnd, student)
+def student_stream(rnd, student):
+    """Stream a student's view of their round: now, and after every change that alters it (204: this server polls)."""
     if not live.push_on():
         return "", 204  # an event stream's way of saying "do not reconnect": the page polls
     round_id, student_id, held = rnd.id, student.id, student.token_hash
     return live.stream(round_id, lambda: student_look(round_id, student_id, held), follows=(live.STATE, live.ROSTER))
 
 
-@bp.get("/teach/rounds/<id:round_id>/events")
-@teacher_required
-def teacher_events(round_id):
-    """Stream the live part of the teacher's round page."""
-    return teacher_stream(round_id, "classroom/teacher/_panel.html", screens.teacher_view)
-
-
-@bp.get("/teach/rounds/<id:round_id>/stage/events")
-@teacher_required
-def stage_events(round_id):
-    """Stream the stage's live part (`?from=N`: where the window on a long line starts)."""
-    return teacher_stream(round_id, "classroom/stage/_panel.html", stage.stage_view)
-
-
-def teacher_stream(round_id, template, view):
-    """Stream a teacher's screen of their round: every change, answers and joins at most twice a second."""
-    rnd = rounds.teacher_round(round_id, g.teacher)
+def teacher_stream(rnd, template, view):
+    """Stream a teacher's screen of their round (`view(rnd)` its context): every change, answers and joins at
+    most twice a second (204: this server polls)."""
     if not live.push_on():
         return "", 204
-    return live.stream(rnd.id, lambda: teacher_look(round_id, template, view),
+    round_id = rnd.id
+    return live.stream(round_id, lambda: teacher_look(round_id, template, view),
                        follows=(live.STATE, live.ROSTER, live.ANSWER), lazy=TEACHER_LAZY)

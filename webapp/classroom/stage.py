@@ -8,7 +8,7 @@ every second, the same HTML for the same state of the round, so an unchanged sta
 from flask import g, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
-from webapp.classroom import bp, rounds, screens
+from webapp.classroom import bp, push, rounds, screens
 from webapp.common.http import conditional_html
 
 # What Space does: the first of these the round allows now (start in the lobby, reveal, then go on).
@@ -65,3 +65,11 @@ def stage_panel(round_id):
     rounds.settle(rnd)
     html = render_template("classroom/stage/_panel.html", **stage_view(rnd))
     return conditional_html(html, rounds.seconds_left(rnd))
+
+
+@bp.get("/teach/rounds/<id:round_id>/stage/events")
+@teacher_required
+def stage_events(round_id):
+    """Stream the stage's live part (server-sent events; `?from=N`: where the window on a long line starts)."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    return push.teacher_stream(rnd, "classroom/stage/_panel.html", stage_view)

@@ -7,13 +7,10 @@ from collections import namedtuple
 from flask import current_app, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, select
 
-from webapp.cards.queries import all_periods, cards_by_slug
-from webapp.classroom import bp, results, rounds
+from webapp.classroom import bp, push, results, rounds
 from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
-from webapp.classroom.formats.base import names_in
 from webapp.classroom.forms import JoinForm, PupilJoinForm
-from webapp.classroom.roster import count_students
 from webapp.common import codes, limits
 from webapp.common.http import conditional_html
 from webapp.common.seats import remember_seats
@@ -175,44 +172,6 @@ def join_game(game_id, name):
     return redirect(url_for("play.game", kind=game.kind, game_id=game.id))
 
 
-SHARED_VIEWS_KEPT = 256
-
-
-def shared_view(rnd, team=None):
-    """Return the part of a student's panel that every student of the round (or team) sees alike.
-
-    Kept per round version, because 400 students fetch their panels in the same second after every
-    reveal. The version changes with every change of the round, so an entry is never stale; it is
-    a cache, never the truth: each app fills its own, and empties it when full.
-    """
-    views = current_app.extensions.setdefault("shared_views", {})
-    key = (rnd.id, rnd.code, rnd.version, team)
-    view = views.get(key)
-    if view is None:
-        view = build_shared_view(rnd, team)
-        if len(views) >= SHARED_VIEWS_KEPT:
-            views.clear()
-        views[key] = view
-    return view
-
-
-def build_shared_view(rnd, team):
-    """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
-    fmt = format_of(rnd)
-    board_mode = rnd.settings.get("leaderboard", "every")
-    visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
-    observation = fmt.observe(rnd, team)
-    periods = all_periods()
-    cards = cards_by_slug(names_in(observation))
-    for instance in [*periods, *cards.values()]:
-        db.session.expunge(instance)
-    ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
-    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
-            "leaderboard": results.top_students(rnd) if visible and fmt.ranks_students else None,
-            # Points move only at a reveal, which changes the version: a rank is read off these, per student.
-            "scores": results.scores(rnd) if ranked else None, "class_size": count_students(rnd)}
-
-
 MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
                                                        Answer.student_id == bindparam("student_id"))
 
@@ -229,7 +188,7 @@ def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
     fmt = format_of(rnd)
     answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
-    shared = shared_view(rnd, fmt.student_viewer(student))
+    shared = push.shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
                "seconds_left": rounds.seconds_left(rnd, student), "standing": my_standing(rnd, answers, shared), **shared}
@@ -346,6 +305,17 @@ def student_panel(code):
     rounds.settle(rnd)
     html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False))
     return conditional_html(html, rounds.seconds_left(rnd, student))
+
+
+@bp.get("/r/<code>/events")
+def student_events(code):
+    """Stream a student's view of their round (server-sent events): now, and after every change that alters it."""
+    rnd = find_round(code)
+    student = my_student(rnd)
+    if student is None or student.removed:
+        raise AppError(403, "You are not a player in this round.")
+    played_elsewhere(rnd, student)
+    return push.student_stream(rnd, student)
 
 
 @bp.post("/r/<code>/answer")

@@ -6,7 +6,7 @@ from flask import flash, g, redirect, render_template, request, send_file, url_f
 
 from webapp.auth.access import teacher_required
 from webapp.cards import names
-from webapp.classroom import bp, exports, results, reuse, rounds, screens
+from webapp.classroom import bp, exports, push, results, reuse, rounds, screens
 from webapp.classroom.classes import teacher_classes
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
@@ -183,6 +183,14 @@ def round_panel(round_id):
     rounds.settle(rnd)
     html = render_template("classroom/teacher/_panel.html", **screens.teacher_view(rnd))
     return conditional_html(html, rounds.seconds_left(rnd))
+
+
+@bp.get("/teach/rounds/<id:round_id>/events")
+@teacher_required
+def round_events(round_id):
+    """Stream the live part of the round page (server-sent events): now, and after every change."""
+    rnd = rounds.teacher_round(round_id, g.teacher)
+    return push.teacher_stream(rnd, "classroom/teacher/_panel.html", screens.teacher_view)
 
 
 @bp.post("/teach/rounds/<id:round_id>/control")
