@@ -436,6 +436,10 @@ def browser(in_ci):
         browser.close()
 
 
+class ServedAt(str):
+    """The base URL of a live server, which also holds the app it serves (`.app`)."""
+
+
 @pytest.fixture
 def live_server(loaded_database_url):
     """Serve the app on a free local port in a background thread; yield its base URL."""
@@ -443,7 +447,9 @@ def live_server(loaded_database_url):
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    served = ServedAt(f"http://127.0.0.1:{server.server_port}")
+    served.app = app  # a test may act on the server itself (cut its streams, say)
+    yield served
     app.extensions["live_hub"].close_all()  # open streams end, so the server's threads do
     app.extensions["live_bus"].stop()
     server.shutdown()

@@ -13,8 +13,9 @@ from datetime import timedelta
 
 import flask
 import pytest
-from conftest import SERVER_URL, wait_until
+from conftest import SERVER_URL, database_config, wait_until
 
+from webapp import create_app
 from webapp.classroom.clock import now
 from webapp.live.hub import ANSWER, ROSTER, STATE, Hub
 
@@ -400,3 +401,70 @@ def test_a_homework_opens_on_time_for_a_teacher_watching_its_page_with_no_poll(p
     next_view(stream, timeout=5)  # the stream's process opened it when the time came, and showed it
     assert classroom.round(url).status == "playing"
     stream.close()
+
+
+# ------------------------------------------------------------------------------------------------ in a browser
+
+
+def polls_since(requests, moment):
+    """Return how many version or panel polls a page sent since `moment`."""
+    return sum(1 for at, url in requests if at >= moment and re.search(r"/r/\w+/(version|panel)$", url))
+
+
+@pytest.mark.browser
+def test_a_phone_whose_stream_is_cut_mid_round_catches_up_by_polling_then_takes_push_again(
+        browser, live_server, teacher_page, new_round_page, loaded_database_url):
+    from playwright.sync_api import expect
+
+    code = new_round_page(teacher_page, count="3")
+    phones = {}
+    for name in ("Ada", "Ben"):  # Ben never answers: Ada's answer alone does not reveal the card
+        phones[name] = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+        phones[name].goto(f"{live_server}/join?code={code}")
+        phones[name].get_by_label("Your name").fill(name)
+        phones[name].get_by_role("button", name="Join").tap()
+        expect(phones[name].locator(".big-status")).to_have_text("You're in! Wait for your teacher to start.")
+    phone, requests = phones["Ada"], []
+    phone.on("request", lambda request: requests.append((time.monotonic(), request.url)))
+    teacher_page.get_by_role("button", name="Start the round").click()
+    expect(phone.locator("#live h2").first).to_contain_text("Card 1 of 3", timeout=5000)  # pushed
+    pushed_since = time.monotonic()
+    time.sleep(2.5)
+    assert polls_since(requests, pushed_since) == 0  # while the stream works, the phone asks nothing
+
+    phone.locator("#live form.place-form label.gap").first.tap()
+    phone.get_by_role("button", name="Place card").tap()
+    expect(phone.locator(".big-status")).to_have_text("Your answer is in. Wait for the reveal…")
+
+    # The server drops every stream (a restart, a proxy timing out), and the phone's network now refuses
+    # streams: it polls, and must catch up with the reveal made meanwhile.
+    phone.route("**/events*", lambda route: route.abort())
+    cut_at = time.monotonic()
+    live_server.app.extensions["live_hub"].close_all()
+    teacher_page.get_by_role("button", name="Reveal").click()
+    expect(phone.locator("#live .last-move .verdict")).to_have_count(1, timeout=8000)  # caught up by polling
+    assert polls_since(requests, cut_at) > 0
+
+    # Streams get through again: the phone takes push up again and stops polling.
+    phone.unroute("**/events*")
+    wait_until(lambda: quiet_for(requests, 2.5), timeout=20)
+    teacher_page.get_by_role("button", name="Next card").click()
+    expect(phone.locator("#live h2").first).to_contain_text("Card 2 of 3", timeout=5000)
+
+    # What Ada did while cut off counted once.
+    with create_app_for(loaded_database_url).app_context():
+        from webapp.extensions import db
+        from webapp.models import Answer, Student
+
+        ada = db.session.query(Student).filter_by(nickname="Ada").one()
+        assert db.session.query(Answer).filter_by(student_id=ada.id).count() == 1
+
+
+def quiet_for(requests, seconds):
+    """Say whether a page has sent no poll for the last `seconds` (it has had push back for that long)."""
+    time.sleep(seconds)
+    return polls_since(requests, time.monotonic() - seconds) == 0
+
+
+def create_app_for(database_url):
+    return create_app(database_config(database_url))
