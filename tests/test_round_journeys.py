@@ -206,6 +206,7 @@ def test_class_line_journey(browser, live_server, teacher_page, classroom):
     expect(stage.locator(".s-revealed")).to_contain_text("2 of 3 placed it there")
     expect(stage.locator(".s-top-five")).to_contain_text("Ada")
     expect(stage.locator(".s-top-five")).not_to_contain_text("Ben")
+    expect(stage.locator(".s-top-five .s-place")).to_have_text(["1.", "1."])  # Ada and Cy share the first place
     shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])
     expect(teacher.get_by_role("button", name="Reveal")).to_have_count(0)
     standing(ada, 1, 1)
