@@ -239,6 +239,22 @@ def test_a_panel_is_drawn_once_per_variant_not_once_per_student(pushing, teacher
         stream.close()
 
 
+def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, teacher, classroom):
+    url, code = classroom.new_round(teacher)
+    ada = classroom.join(code, "Ada")
+    stream = open_stream(ada, f"/r/{code}/events")
+    assert "You're in!" in next_view(stream)["html"]
+    (listener,) = pushing.extensions["live_hub"].listeners[round_id_of(url)]
+    assert listener.ignored == {ROSTER}
+    for name in ("Ben", "Cy", "Dev"):
+        classroom.join(code, name)
+    assert listener.pending == set()  # three joins, and Ada's stream was not woken once
+    teacher.post(url + "/control", data={"action": "start"})
+    assert "Card 1 of" in next_view(stream)["html"]
+    assert listener.ignored == set()  # playing, a join changes "number 2 of N"
+    stream.close()
+
+
 def test_a_removed_student_is_told_they_are_gone(pushing, teacher, classroom):
     url, code, (ada, _ben) = classroom.play_started(teacher)
     stream = open_stream(ada, f"/r/{code}/events")

@@ -157,8 +157,9 @@ def student_look(round_id, student_id, held):
     standing = results.standing_words(points, rank, shared["class_size"], rnd.status == "finished")
     seconds = rounds.seconds_left(rnd, student)
     settle_when_due(rnd, seconds)
+    # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
     return {"key": f"{drawn[1]}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": drawn[0],
-            "standing": standing, "seconds": seconds}
+            "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
 
 
 def variant_context(rnd, fmt, student, shared, own):

@@ -59,7 +59,8 @@ def event_text(name, data, key=None):
 
 def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     """Return a response streaming `view()` (a dict with a "key", or None when the viewer is gone) as `view`
-    events: at once, then after every change of `topic` it follows, whenever its key changed.
+    events: at once, then after every change of `topic` it follows, whenever its key changed. A view may say
+    which kinds of change cannot alter it until it changes itself ("ignores").
 
     Each look runs in a request context of its own and gives its database connection back before the stream
     waits: an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
@@ -87,6 +88,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
             first = True
             while True:
                 shown = look()
+                listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:
                     yield event_text("gone", {})
                     return

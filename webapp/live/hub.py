@@ -30,10 +30,11 @@ class Listener:
         self.pending = set()
         self.closed = False
         self.last_taken = 0.0
+        self.ignored = frozenset()  # kinds its view said it does not change with for now (a join, in a lobby)
 
     def deliver(self, kind):
         """Note a change of `kind` (ignored unless this listener follows it) and wake the stream."""
-        if kind not in self.follows:
+        if kind not in self.follows or kind in self.ignored:
             return
         with self.condition:
             self.pending.add(kind)
