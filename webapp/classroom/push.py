@@ -124,6 +124,10 @@ def read_snapshot(round_id):
         answers.setdefault(student_id, {})[turn] = correct
     for instance in [rnd, *students.values()]:
         db.session.expunge(instance)
+    # Once per change and process, not per student: the turn ends for everyone when the most extra time runs out.
+    most_extra = max((s.extra_seconds for s in students.values() if not s.removed), default=0)
+    left = rounds.seconds_left(rnd)
+    settle_when_due(rnd, None if left is None else left + most_extra)
     return Snapshot(rnd, students, answers)
 
 
@@ -156,7 +160,6 @@ def student_look(round_id, student_id, held):
     rank = results.place_of(points, scores) if scores is not None else None
     standing = results.standing_words(points, rank, shared["class_size"], rnd.status == "finished")
     seconds = rounds.seconds_left(rnd, student)
-    settle_when_due(rnd, seconds)
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
     return {"key": f"{drawn[1]}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": drawn[0],
             "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}

@@ -72,9 +72,11 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     sent = request.headers.get("Last-Event-ID") or request.args.get("have")
     ends = time.monotonic() + current_app.config["LIVE_STREAM_SECONDS"]
 
+    context = app.request_context(environ)  # made once (the session read once), pushed for each look
+
     def look():
-        # A context of its own for each look, none held while waiting: streams never share or keep one.
-        with app.request_context(environ):
+        # Pushed only while looking, never held while waiting: streams never share or keep a context.
+        with context:
             g.__dict__.update(kept)  # what the view's checks found (the teacher, say)
             try:
                 return view()
