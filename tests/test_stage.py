@@ -367,6 +367,9 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers, "x-seconds-left": "3.2"})
 
+    stage.route("**/stage/events*", lambda route: route.fulfill(status=204))  # no stream: the stage polls, and the test
+    stage.reload()  # sets the server's clock in the polled panel's header
+    stage.get_by_text("Card 2 of 5").wait_for(timeout=5000)
     tones = stage.evaluate("window.tones")
     stage.route("**/stage/panel?*", running_out)
     stage.locator("[data-countdown-number]").filter(has_text=re.compile(r"^[34]$")).wait_for(timeout=5000)
