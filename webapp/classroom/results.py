@@ -216,6 +216,11 @@ def standing_words(points, rank, of, finished):
     return f"You: {said} · number {rank} of {of}" if rank else ""
 
 
+def places(all_points):
+    """Return {points: place} for every score in `all_points` and for none (by place_of), worked out once."""
+    return {points: place_of(points, all_points) for points in {0, *all_points}}
+
+
 def with_places(rows):
     """Return rows ranked best first, each with its "place" by place_of, the one ranking rule of every screen."""
     every = [row["points"] for row in rows]

@@ -7,7 +7,7 @@ from collections import namedtuple
 from flask import current_app, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, select
 
-from webapp.classroom import bp, push, results, rounds
+from webapp.classroom import bp, push, rounds
 from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
 from webapp.classroom.forms import JoinForm, PupilJoinForm
@@ -176,14 +176,6 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
-def my_standing(rnd, answers, shared):
-    """Say the student's points, and their rank among the class where the teacher shows rankings."""
-    points = sum(1 for correct in answers.values() if correct)
-    scores = shared["scores"]
-    rank = results.place_of(points, scores) if scores is not None else None
-    return results.standing_words(points, rank, shared["class_size"], rnd.status == "finished")
-
-
 def panel_context(rnd, student, csrf=True, error=None):
     """Return what a student's live panel shows."""
     fmt = format_of(rnd)
@@ -191,7 +183,7 @@ def panel_context(rnd, student, csrf=True, error=None):
     shared = push.shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
-               "seconds_left": rounds.seconds_left(rnd, student), "standing": my_standing(rnd, answers, shared), **shared}
+               "seconds_left": rounds.seconds_left(rnd, student), "standing": push.standing_of(rnd, answers, shared), **shared}
     context.update(fmt.student_context(rnd, student, answers, context["obs"]))
     return context
 
