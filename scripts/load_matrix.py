@@ -322,12 +322,13 @@ def play_cpu(figures, key):
 
 
 def cpu_table(results):
-    lines = [("| Students | Mode | Play | Server CPU | Server cores | Generator cores | Generator loop lag p99 "
-             "| Idle (lobby) CPU per student-minute | CPU per student-minute | Poll / push |"),
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [("| Students | Mode | Play | Server CPU | Server cores | Generator cores | Other cores "
+              "| Generator loop lag p99 | Idle (lobby) CPU per student-minute | CPU per student-minute | Poll / push |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     per_minute = {(tuple(f["cell"]), f["mode"]): play_cpu(f, "per_student_minute") for f in results}
     for f in results:
-        seconds, server, generator = (play_cpu(f, k) for k in ("seconds", "server_cpu_s", "generator_cpu_s"))
+        seconds, server, generator, other = (play_cpu(f, k) for k in ("seconds", "server_cpu_s", "generator_cpu_s",
+                                                                       "other_cpu_s"))
         lobby = f.get("cpu", {}).get("lobby", {}).get("per_student_minute")
         mine, poll = per_minute[(tuple(f["cell"]), f["mode"])], per_minute.get((tuple(f["cell"]), "poll"))
         ratio = f"**{poll / mine:.1f}**" if f["mode"] == "push" and poll and mine else ""
@@ -336,19 +337,22 @@ def cpu_table(results):
             f"| {cell_label(f['cell'])} | {f['mode']} | {f'{seconds:.0f} s' if seconds else '–'} "
             f"| {f'{server:.1f} s' if server is not None else '–'} "
             f"| {f'{server / seconds:.2f}' if server is not None and seconds else '–'} "
-            f"| {f'{generator / seconds:.2f}' if generator is not None and seconds else '–'} | {ms(lag)} "
+            f"| {f'{generator / seconds:.2f}' if generator is not None and seconds else '–'} "
+            f"| {f'{other / seconds:.2f}' if other is not None and seconds else '–'} | {ms(lag)} "
             f"| {f'{lobby * 1000:.1f} ms' if lobby else '–'} | {f'{mine * 1000:.1f} ms' if mine else '–'} | {ratio} |")
     return lines
 
 
 def tables(results):
     return "\n".join([
-        ("p95 per kind of request (events: from opening the stream to its first view), and the time from a change "
-        "(a teacher's start, reveal or next; an automatic reveal) to each student's screen:"), "",
+        ("p95 per kind of request (events: from opening the stream to its first event), and the time from a change "
+         "(a teacher's start, reveal or next; an automatic reveal) to each student's screen; answers counted by the "
+         "teachers' results, each once (none twice, none accepted and missing, none that no student sent):"), "",
         *latency_table(results), "",
-        ("CPU during play (from the first start to the last round's end): the server (gunicorn and PostgreSQL, all "
-        "their processes), the load generator, and the server's CPU per student-minute; idle: the same during "
-        "the lobby, everyone in and nothing changing:"), "",
+        ("CPU during play (from the first start to the last round's end, or the deadline): the server (gunicorn and "
+         "PostgreSQL, all their processes), the load generator, everything else on the machine, and the server's CPU "
+         "per student-minute (students who joined); idle: the same during the lobby, everyone in and nothing "
+         "changing:"), "",
         *cpu_table(results)])
 
 
