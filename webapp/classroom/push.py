@@ -30,7 +30,8 @@ from webapp.play.forms import PlaceForm
 # A round's own columns that move it on; a change of anything else (settings a join or extra time touch) is a
 # roster one, which students' screens take at most once a second.
 STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
-SNAPSHOTS_KEPT = 64
+SNAPSHOTS_KEPT = 256  # rounds whose snapshot a process keeps (the newest of each)
+ROSTER_READ_EVERY = 1.0  # seconds a snapshot serves a stream's first look while only joins came since
 SETTLE_AFTER = 0.05  # seconds past a turn's end: the machine then finds the time is up
 TEACHER_LAZY = 0.5  # answers and joins redraw the teacher's screens at most twice a second
 
@@ -101,17 +102,30 @@ class Snapshot:
     variants: dict = field(default_factory=dict)  # (viewer, own) -> (html, digest)
 
 
-def snapshot(round_id):
-    """Return the round's snapshot for what this process last heard of it, reading it once per change."""
+def snapshot(round_id, joins_may_lag=False):
+    """Return the round's snapshot for what this process last heard of it, reading it once per change.
+
+    `joins_may_lag`: a snapshot read less than a second ago serves even if students joined (or were renamed...)
+    since. A stream's first look asks for that: when a class of 1,000 joins, each newcomer's stream opening
+    must not read the whole class again.
+    """
     snapshots = current_app.extensions.setdefault("live_snapshots", {"lock": threading.Lock(), "kept": {}})
-    key = (round_id, live.hub().stamp(round_id))
+    stamp = live.hub().stamp(round_id)
     with snapshots["lock"]:  # the first stream reads; the others, woken by the same change, wait and reuse it
         kept = snapshots["kept"]
-        if key not in kept:
+        made = kept.get(round_id)
+        if made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
             if len(kept) >= SNAPSHOTS_KEPT:
                 kept.clear()
-            kept[key] = read_snapshot(round_id)
-        return kept[key]
+            made = kept[round_id] = (stamp, time.monotonic(), read_snapshot(round_id))
+        return made[2]
+
+
+def lags_by_joins_only(made, stamp):
+    """Say whether a snapshot read at stamp made[0], at moment made[1], missed only joins and is under a second old."""
+    read_at, moment = made[0], made[1]
+    return all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.ROSTER) and \
+        time.monotonic() - moment < ROSTER_READ_EVERY
 
 
 def read_snapshot(round_id):
@@ -138,11 +152,13 @@ def digest(text):
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def student_look(round_id, student_id, held):
+def student_look(round_id, student_id, held, woken_by):
     """Return a student's view now: their panel (a shared variant), standing and clock; None once they are out
     (removed, or gone on with their personal code on another device than the one holding `held`)."""
-    snap = snapshot(round_id)
+    snap = snapshot(round_id, joins_may_lag=not woken_by)
     student = snap and snap.students.get(student_id)
+    if snap and not woken_by and (student is None or student.token_hash != held):
+        student = db.session.get(Student, student_id)  # they joined after the snapshot was read
     if student is None or student.removed or student.token_hash != held:
         return None
     rnd, fmt = snap.round, format_of(snap.round)
@@ -226,7 +242,8 @@ def student_stream(rnd, student):
     if not live.push_on():
         return "", 204  # an event stream's way of saying "do not reconnect": the page polls
     round_id, student_id, held = rnd.id, student.id, student.token_hash
-    return live.stream(round_id, lambda: student_look(round_id, student_id, held), follows=(live.STATE, live.ROSTER))
+    return live.stream(round_id, lambda woken_by: student_look(round_id, student_id, held, woken_by),
+                       follows=(live.STATE, live.ROSTER))
 
 
 def teacher_stream(rnd, template, view):
@@ -235,5 +252,5 @@ def teacher_stream(rnd, template, view):
     if not live.push_on():
         return "", 204
     round_id = rnd.id
-    return live.stream(round_id, lambda: teacher_look(round_id, template, view),
+    return live.stream(round_id, lambda _woken_by: teacher_look(round_id, template, view),
                        follows=(live.STATE, live.ROSTER, live.ANSWER), lazy=TEACHER_LAZY)

@@ -58,9 +58,10 @@ def event_text(name, data, key=None):
 
 
 def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
-    """Return a response streaming `view()` (a dict with a "key", or None when the viewer is gone) as `view`
-    events: at once, then after every change of `topic` it follows, whenever its key changed. A view may say
-    which kinds of change cannot alter it until it changes itself ("ignores").
+    """Return a response streaming `view(woken_by)` (a dict with a "key", or None when the viewer is gone) as
+    `view` events: at once, then after every change of `topic` it follows, whenever its key changed. `woken_by`
+    is the kinds of change that woke it (none for the first look and a heartbeat's). A view may say which kinds
+    of change cannot alter it until it changes itself ("ignores").
 
     Each look runs in a request context of its own and gives its database connection back before the stream
     waits: an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
@@ -74,12 +75,12 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
 
     context = app.request_context(environ)  # made once (the session read once), pushed for each look
 
-    def look():
+    def look(woken_by):
         # Pushed only while looking, never held while waiting: streams never share or keep a context.
         with context:
             g.__dict__.update(kept)  # what the view's checks found (the teacher, say)
             try:
-                return view()
+                return view(woken_by)
             finally:
                 db.session.remove()
 
@@ -87,9 +88,9 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
         nonlocal sent
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            first = True
+            first, woken_by = True, frozenset()
             while True:
-                shown = look()
+                shown = look(woken_by)
                 listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:
                     yield event_text("gone", {})
@@ -103,7 +104,8 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
                 wait = min(HEARTBEAT_SECONDS, ends - time.monotonic())
                 if wait <= 0:
                     return  # the browser reconnects at once, and its session is checked again
-                if not listener.take(wait):
+                woken_by = listener.take(wait)
+                if not woken_by:
                     yield event_text("alive", {})
                 if listener.closed:
                     return

@@ -67,7 +67,7 @@ class Hub:
     def __init__(self):
         self.lock = threading.Lock()
         self.listeners = {}
-        self.stamps = {}  # topic -> (changes heard, answers heard): what a cache of the topic is keyed by
+        self.stamps = {}  # topic -> {kind: changes of that kind heard}: what a cache of the topic is keyed by
         self.timers = {}
         self.syncs = 0
 
@@ -89,8 +89,8 @@ class Hub:
     def deliver(self, topic, kind):
         """Take in a change of `topic` and wake the listeners that follow its kind."""
         with self.lock:
-            changes, answers = self.stamps.get(topic, (0, 0))
-            self.stamps[topic] = (changes + (kind != ANSWER), answers + (kind == ANSWER))
+            heard = self.stamps.setdefault(topic, dict.fromkeys(KINDS, 0))
+            heard[kind] += 1
             group = list(self.listeners.get(topic, ()))
         for listener in group:
             listener.deliver(kind)
@@ -105,9 +105,9 @@ class Hub:
                 listener.deliver(SYNC)
 
     def stamp(self, topic):
-        """Return what changes with every change heard of `topic`: a key for anything cached about it."""
+        """Return {kind: changes heard} of `topic` (the resyncs of the bus as "sync"): a key for what is cached of it."""
         with self.lock:
-            return (*self.stamps.get(topic, (0, 0)), self.syncs)
+            return {**self.stamps.get(topic, dict.fromkeys(KINDS, 0)), SYNC: self.syncs}
 
     def streams(self):
         """Return how many streams are open in this process."""
