@@ -57,18 +57,21 @@ SHARED_VIEWS_KEPT = 256
 def shared_view(rnd, team=None):
     """Return the part of a student's panel that every student of the round (or team) sees alike.
 
-    Kept per round version, because 400 students fetch their panels in the same second after every
-    reveal. The version changes with every change of the round, so an entry is never stale; it is
+    Kept per round version and built once, because 400 students fetch their panels (or are pushed them) in
+    the same second after every reveal. The version changes with every change of the round, so an entry is never stale; it is
     a cache, never the truth: each app fills its own, and empties it when full.
     """
-    views = current_app.extensions.setdefault("shared_views", {})
+    views = current_app.extensions.setdefault("shared_views", {"lock": threading.Lock(), "kept": {}})
     key = (rnd.id, rnd.code, rnd.version, team)
-    view = views.get(key)
+    view = views["kept"].get(key)
     if view is None:
-        view = build_shared_view(rnd, team)
-        if len(views) >= SHARED_VIEWS_KEPT:
-            views.clear()
-        views[key] = view
+        with views["lock"]:  # 400 students woken by one reveal: one builds it, the others wait for it
+            view = views["kept"].get(key)
+            if view is None:
+                view = build_shared_view(rnd, team)
+                if len(views["kept"]) >= SHARED_VIEWS_KEPT:
+                    views["kept"].clear()
+                views["kept"][key] = view
     return view
 
 
