@@ -176,6 +176,17 @@ def test_every_route_that_tells_a_live_code_from_a_dead_one_counts_as_a_guess(ap
     assert guesser.get(path.format(code=live)).status_code == 429
 
 
+def test_a_code_a_browser_found_live_is_no_guess_when_its_form_sends_it(app, classroom, teacher, clock):
+    _url, code = classroom.new_round(teacher)
+    app.config["FREE_CODE_GUESSES"] = 1
+    child = app.test_client()
+    assert child.get(f"/join?code={code}").status_code == 200  # a guess, right: taken back
+    for _ in range(3):
+        app.test_client().get("/r/QQQQQ")  # a stranger at the same address makes it wait
+    assert app.test_client().get(f"/join?code={code}").status_code == 429
+    assert child.post("/join", data={"code": code, "name": "Ada"}).status_code == 302  # known live: not a guess
+
+
 def test_a_student_in_the_round_is_not_slowed_by_others_guessing(app, classroom, teacher, clock):
     _url, code = classroom.new_round(teacher)
     student = classroom.join(code, "Ada")

@@ -1,5 +1,7 @@
 """Who is in a round: its students as rows, and as the state machine sees them."""
 
+from collections import Counter
+
 from sqlalchemy import func, select
 
 from webapp.extensions import db
@@ -11,6 +13,13 @@ def active_students(rnd):
     """Return the round's students who have not been removed, in joining order."""
     return db.session.scalars(select(Student).where(Student.round_id == rnd.id, Student.removed.is_(False))
                               .order_by(Student.id)).all()
+
+
+def team_sizes(rnd):
+    """Return Counter({team: students in it}) of the round's students still in (one count per team, not the rows)."""
+    return Counter(dict(db.session.execute(
+        select(Student.team, func.count(Student.id)).where(Student.round_id == rnd.id, Student.removed.is_(False))
+        .group_by(Student.team)).all()))
 
 
 def count_students(rnd):

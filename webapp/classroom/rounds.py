@@ -6,7 +6,6 @@ counts one answer per student per turn, and the round's version refuses a stale 
 """
 
 import secrets
-from collections import Counter
 
 from flask import current_app
 from sqlalchemy import bindparam, func, select
@@ -19,7 +18,7 @@ from webapp.classroom import erasure
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.names import join_problem, nickname_problem
-from webapp.classroom.roster import active_students, as_student, class_of, count_students
+from webapp.classroom.roster import active_students, as_student, class_of, count_students, team_sizes
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
 from webapp.errors import AppError
@@ -161,7 +160,7 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
+    team = fmt.team_for_newcomer(rnd, team_sizes(rnd))
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
     return add_student(rnd, student, token, "Someone in this round already has that nickname, or one that looks the "
@@ -183,7 +182,7 @@ def join_as_pupil(rnd, pupil):
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, Counter(s.team for s in active_students(rnd)))
+    team = fmt.team_for_newcomer(rnd, team_sizes(rnd))
     student = Student(round_id=rnd.id, nickname=pupil.display_name, nickname_key=pupil.name_key, pupil_id=pupil.id,
                       token_hash=token_hash(token), team=team)
     return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "

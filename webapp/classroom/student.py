@@ -39,15 +39,27 @@ def find_round(code):
     return rnd
 
 
+PROVEN_CODES_KEPT = 5
+
+
 def guess_code(code):
     """Return (round, game id) for a typed code, either or both None: a guess that counts toward this address's
-    and this device's limits when it finds nothing (and is refused with a wait after too many)."""
+    and this device's limits when it finds nothing (and is refused with a wait after too many).
+
+    A code this browser already found live is no guess (the join page with the code, then its form): a class of
+    1,000 behind one school address would otherwise count on the address's one counter twice per child."""
+    proven = session.get("proven_codes", [])
+    typed = codes.normalise(code)
+    if typed in proven:
+        rnd = codes.find_round(code)
+        return rnd, None if rnd is not None else codes.find_game_id(code)
     keys = limits.code_keys(session.get("device"))
     limits.try_guess(keys, TOO_MANY_CODES)
     rnd = codes.find_round(code)
     game_id = None if rnd is not None else codes.find_game_id(code)
     if rnd is not None or game_id is not None:
         limits.guess_was_right(keys)
+        session["proven_codes"] = [*proven, typed][-PROVEN_CODES_KEPT:]
     return rnd, game_id
 
 
