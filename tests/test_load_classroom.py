@@ -68,3 +68,35 @@ def test_a_class_of_three_plays_a_whole_round(load_classroom, live_server, tmp_p
     assert hammer["errors"] == 0 and hammer["students"] == 3
     for name, target in hammer["targets"].items():
         assert target["requests"] > 0 and target["errors"] == 0, (name, target)
+
+
+LIVE_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "load_live.py"
+
+
+@pytest.fixture
+def load_live(monkeypatch):
+    """Import scripts/load_live.py (what scripts/load_matrix.py runs for each cell) as a module."""
+    spec = importlib.util.spec_from_file_location("load_live", LIVE_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "load_live", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", ["poll", "push"])
+def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, live_server, tmp_path, capsys, mode):
+    figures_path = tmp_path / "live.json"
+    code = load_live.main(["--url", live_server, "--mode", mode, "--students", "3", "--cards", "3",
+                           "--join-spread", "0.2", "--poll-interval", "0.2", "--think", "0.2", "--lobby-seconds", "0.2",
+                           "--max-seconds", "30", "--seed", "1", "--json", str(figures_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    figures = json.loads(figures_path.read_text())
+    assert figures["ok"] is True and figures["joined"] == 3 and figures["errors"] == 0
+    assert figures["answers"]["once"] and figures["answers"]["accepted"] == figures["answers"]["expected"] == 9
+    assert figures["change_to_screen"]["never_shown"] == 0
+    if mode == "push":  # every screen followed its stream: no page fell back to polling
+        assert figures["views_pushed"] > 0 and figures["fallbacks_to_poll"] == 0
+        assert "poll" not in figures["kinds"]
+    else:
+        assert figures["views_pushed"] == 0 and figures["kinds"]["poll"]["count"] > 0

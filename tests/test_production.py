@@ -117,6 +117,19 @@ def test_an_unreachable_database_gets_a_clear_503_and_the_app_recovers(app, clie
     assert client.get("/healthz").status_code == 200
 
 
+def test_a_server_whose_every_database_connection_stays_busy_answers_503_not_500(app, client, monkeypatch):
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    from webapp.extensions import db
+
+    def pool_exhausted(*args, **kwargs):
+        raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached, connection timed out, timeout 30.00")
+
+    monkeypatch.setattr(db.session, "execute", pool_exhausted)
+    response = client.get("/healthz", headers={"Accept": "application/json"})
+    assert response.status_code == 503 and "very busy" in response.get_json()["error"]
+
+
 def test_connections_a_restarted_database_dropped_are_replaced_by_themselves(app, client, databases):
     from sqlalchemy.engine import make_url
 

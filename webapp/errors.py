@@ -2,6 +2,7 @@
 
 from flask import jsonify, render_template, request
 from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 FRIENDLY_TITLES = {
@@ -91,6 +92,12 @@ def init_app(app):
     def handle_database_down(error):
         app.logger.warning("database unavailable: %s", error)
         return error_response(503, "The database cannot be reached right now. Please try again in a moment.")
+
+    # Every connection of this process's pool stayed busy for the pool's timeout: the server is overloaded.
+    @app.errorhandler(PoolTimeout)
+    def handle_busy(error):
+        app.logger.warning("database connections all busy: %s", error)
+        return error_response(503, "The app is very busy right now. Please try again in a moment.")
 
     @app.errorhandler(Exception)
     def handle_unexpected(error):
