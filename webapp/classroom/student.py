@@ -301,11 +301,7 @@ def version(code):
 @bp.get("/r/<code>/panel")
 def student_panel(code):
     """Return the live part of the student's page (polled; 304 when nothing changed)."""
-    rnd = find_round(code)
-    student = my_student(rnd)
-    if student is None or student.removed:
-        raise AppError(403, "You are not a player in this round.")
-    played_elsewhere(rnd, student)
+    rnd, student = live_student(code)
     rounds.settle(rnd)
     html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False))
     return conditional_html(html, rounds.seconds_left(rnd, student))
@@ -314,12 +310,18 @@ def student_panel(code):
 @bp.get("/r/<code>/events")
 def student_events(code):
     """Stream a student's view of their round (server-sent events): now, and after every change that alters it."""
+    return push.student_stream(*live_student(code))
+
+
+def live_student(code):
+    """Return (round, student) of this browser's place in a live round, or refuse one it has none in (403), or
+    whose format plays on a page of its own (409)."""
     rnd = find_round(code)
     student = my_student(rnd)
     if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
     played_elsewhere(rnd, student)
-    return push.student_stream(rnd, student)
+    return rnd, student
 
 
 @bp.post("/r/<code>/answer")

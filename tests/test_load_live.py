@@ -1,0 +1,46 @@
+"""Smoke test of scripts/load_live.py, what the README's load figures come from (scripts/load_matrix.py runs it for
+each cell): a class of 3 plays a whole class-line round on a live server, by polling and by push.
+
+Run here in-process (its main(argv)) against the threaded test server, so that a change of the app's pages, forms,
+live endpoints or event streams that the script no longer understands fails here rather than at the next load test.
+"""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+LIVE_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "load_live.py"
+
+
+@pytest.fixture
+def load_live(monkeypatch):
+    """Import scripts/load_live.py (what scripts/load_matrix.py runs for each cell) as a module."""
+    spec = importlib.util.spec_from_file_location("load_live", LIVE_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "load_live", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", ["poll", "push"])
+def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, live_server, tmp_path, capsys, mode):
+    figures_path = tmp_path / "live.json"
+    # --keepalive 0: a fresh connection per request. The development server that serves the tests sometimes
+    # left a kept-alive poll unanswered for the request's whole timeout (gunicorn, which the figures use, does not).
+    code = load_live.main(["--url", live_server, "--mode", mode, "--students", "3", "--cards", "3",
+                           "--join-spread", "0.2", "--poll-interval", "0.2", "--think", "0.2", "--lobby-seconds", "0.2",
+                           "--max-seconds", "90", "--seed", "1", "--keepalive", "0", "--json", str(figures_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    figures = json.loads(figures_path.read_text())
+    assert figures["ok"] is True and figures["joined"] == 3 and figures["errors"] == 0
+    assert figures["answers"]["once"] and figures["answers"]["accepted"] == figures["answers"]["expected"] == 9
+    assert figures["change_to_screen"]["never_shown"] == 0
+    if mode == "push":  # every screen followed its stream: no page fell back to polling
+        assert figures["views_pushed"] > 0 and figures["fallbacks_to_poll"] == 0
+        assert "poll" not in figures["kinds"]
+    else:
+        assert figures["views_pushed"] == 0 and figures["kinds"]["poll"]["count"] > 0
