@@ -199,6 +199,18 @@ def test_a_reconnecting_stream_that_holds_the_current_view_gets_only_a_heartbeat
     again.close()
 
 
+@pytest.mark.parametrize("screen", ["student", "teacher", "stage"])
+def test_a_pages_stream_sends_no_view_until_something_changes_since_the_page(pushing, teacher, classroom, screen):
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    browser, page = {"student": (ada, f"/r/{code}"), "teacher": (teacher, url), "stage": (teacher, f"{url}/stage")}[screen]
+    events = re.search(r'data-events="([^"]+)"', browser.get(page).get_data(as_text=True)).group(1)
+    stream = open_stream(browser, events.replace("&amp;", "&"))
+    assert read_events(stream, 1) == [("alive", {})]  # the page is what the stream would show: nothing redrawn
+    teacher.post(url + "/control", data={"action": "reveal"})
+    assert next_view(stream)["html"]
+    stream.close()
+
+
 def test_what_a_student_sees_is_their_own_and_hides_nothing_of_the_line(pushing, teacher, classroom):
     _url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
@@ -256,7 +268,7 @@ def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, t
 
 
 def test_a_newcomer_whose_stream_opens_on_a_snapshot_read_before_they_joined_sees_their_round(pushing, teacher, classroom):
-    url, code, (ada, _ben) = classroom.play_started(teacher)
+    _url, code, (ada, _ben) = classroom.play_started(teacher)
     next_view(open_stream(ada, f"/r/{code}/events"))  # reads the round's snapshot
     cy = classroom.join(code, "Cy")  # within the second: Cy's first look may use that snapshot
     view = next_view(open_stream(cy, f"/r/{code}/events"))

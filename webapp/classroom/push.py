@@ -240,6 +240,23 @@ def teacher_look(round_id, template, view):
     return {"key": f"{digest(html)}.{clock_key(rnd, seconds)}", "html": html, "seconds": seconds}
 
 
+def student_view_key(rnd, student):
+    """Return the key of the view a student's stream would send now, so their page's stream, which names it,
+    sends nothing until something changes (None when this server does not push)."""
+    if not live.push_on():
+        return None
+    shown = student_look(rnd.id, student.id, student.token_hash, frozenset())
+    return shown and shown["key"]
+
+
+def teacher_view_key(rnd, template, view):
+    """Return the key of the view a teacher's screen's stream would send now (None when this server does not push)."""
+    if not live.push_on():
+        return None
+    shown = teacher_look(rnd.id, template, view)
+    return shown and shown["key"]
+
+
 def student_stream(rnd, student):
     """Stream a student's view of their round: now, and after every change that alters it (204: this server polls)."""
     if not live.push_on():

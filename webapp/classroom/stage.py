@@ -54,7 +54,8 @@ def stage(round_id):
     rnd = rounds.teacher_round(round_id, g.teacher)
     rounds.settle(rnd)
     context = stage_view(rnd)
-    return render_template("classroom/stage/stage.html", **context)
+    view_key = push.teacher_view_key(rnd, "classroom/stage/_panel.html", stage_view)
+    return render_template("classroom/stage/stage.html", view_key=view_key, **context)
 
 
 @bp.get("/teach/rounds/<id:round_id>/stage/panel")

@@ -216,7 +216,8 @@ def student_round(code):
     if elsewhere:
         return redirect(elsewhere)
     rounds.settle(rnd)
-    return render_template("classroom/student/round.html", **panel_context(rnd, student))
+    return render_template("classroom/student/round.html", view_key=push.student_view_key(rnd, student),
+                           **panel_context(rnd, student))
 
 
 # Built once: this runs for every student every second, and building the statement cost more than

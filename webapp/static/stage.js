@@ -144,7 +144,12 @@
     if (current()?.dataset.roundStatus === "finished") clearInterval(timer);  // nothing changes after the end
   }
 
-  const streamUrl = () => stage.dataset.events && `${stage.dataset.events}?from=${windowStart}`;
+  function streamUrl() {
+    if (!stage.dataset.events) return null;
+    const url = new URL(stage.dataset.events, location.href);
+    url.searchParams.set("from", windowStart);
+    return url.href;
+  }
   const push = window.livePush ? window.livePush(streamUrl(), (view) => {
     swap(view.html);
     setSecondsLeft(typeof view.seconds === "number" ? view.seconds : null);
