@@ -174,6 +174,7 @@ def app(loaded_database_url):
     """Return an app on a fresh copy of the loaded database."""
     app = create_app(database_config(loaded_database_url))
     yield app
+    app.extensions["live_bus"].stop()  # a page that drew a live view started listening (on PostgreSQL)
     with app.app_context():
         db.engine.dispose()
 

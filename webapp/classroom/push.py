@@ -113,10 +113,10 @@ def snapshot(round_id, joins_may_lag=False):
     must not read the whole class again.
     """
     snapshots = current_app.extensions.setdefault("live_snapshots", {"lock": threading.Lock(), "kept": {}})
-    stamp = live.hub().stamp(round_id)
+    stamp, trusted = live.hub().stamp(round_id), live.listening()  # deaf to changes, no snapshot can be trusted
     with snapshots["lock"]:  # the first stream reads; the others, woken by the same change, wait and reuse it
         kept = snapshots["kept"]
-        made = kept.get(round_id)
+        made = kept.get(round_id) if trusted else None
         if made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
             if len(kept) >= SNAPSHOTS_KEPT:
                 kept.clear()

@@ -17,7 +17,7 @@ from webapp.extensions import db
 from webapp.live.bus import Bus, watch
 from webapp.live.hub import ANSWER, ROSTER, STATE, SYNC, Hub
 
-__all__ = ["ANSWER", "ROSTER", "STATE", "SYNC", "hub", "init_app", "push_on", "stream", "watch"]
+__all__ = ["ANSWER", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch"]
 
 HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
 RETRY_MS = 2000  # how soon a browser reconnects a dropped stream
@@ -36,6 +36,14 @@ def init_app(app):
 def hub():
     """Return this app's hub in this process."""
     return current_app.extensions["live_hub"]
+
+
+def listening():
+    """Say whether this process hears every committed change now: on PostgreSQL only once its LISTEN connection
+    is up (started here if it is not), so that what is cached by what it heard may be trusted."""
+    bus = current_app.extensions["live_bus"]
+    bus.start()
+    return not bus.postgres or bus.connected.is_set()
 
 
 def push_on():
