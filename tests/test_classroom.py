@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from webapp import create_app
+from webapp.classroom import screens
 from webapp.classroom.rounds import now
 from webapp.extensions import db
 from webapp.models import Answer, CardSet, Round, Student
@@ -151,6 +152,23 @@ def test_lobby_start_needs_a_student_and_teacher_sees_who_joined(classroom, app,
     assert "Ada" in teacher.get(url + "/panel").get_data(as_text=True)
     assert teacher.post(url + "/control", data={"action": "start"}).status_code == 302
     assert classroom.round(url).status == "playing"
+
+
+def test_a_big_lobby_lists_names_on_the_live_panel_and_the_controls_on_the_students_page(
+        classroom, app, teacher, monkeypatch):
+    url, code = classroom.new_round(teacher)
+    classroom.join(code, "Ada")
+    assert 'value="rename"' in teacher.get(url + "/panel").get_data(as_text=True)
+    monkeypatch.setattr(screens, "ROSTER_CONTROLS_UP_TO", 1)
+    classroom.join(code, "Ben")
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "Students (2)" in panel and "Ada, Ben" in panel and 'value="rename"' not in panel
+    assert f'href="{url}/students"' in panel
+    assert teacher.get(url + "/students").get_data(as_text=True).count('value="rename"') == 2
+    with app.app_context():
+        ben = db.session.query(Student).filter_by(nickname="Ben").one().id
+    renamed = teacher.post(f"{url}/students/{ben}", data={"action": "rename", "value": "Bea"})
+    assert renamed.headers["Location"].endswith(f"{url}/students")  # back where the controls are
 
 
 def test_the_join_code_shrinks_once_the_round_runs_but_stays_for_latecomers(classroom, app, teacher):

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from webapp.common import codes, limits
 from webapp.extensions import db
 from webapp.games import GAMES
-from webapp.models import Game, JoinCode, Student
+from webapp.models import Game, JoinCode, Student, Throttle
 from webapp.play import store
 
 SOLO_GAME = {"seats": [{"name": "Ada"}, {"name": "Bot", "kind": "easy"}]}
@@ -210,6 +210,24 @@ def test_racing_wrong_codes_never_overshoot_the_free_tries(app):
     for thread in threads:
         thread.join()
     assert Counter(statuses) == {404: 5, 429: 15}
+
+
+def test_racing_right_codes_all_get_in_and_write_no_count(app, classroom, teacher):
+    _url, code = classroom.new_round(teacher)
+    app.config["FREE_CODE_GUESSES"] = 1  # counted first and taken back, two racing right codes would make one wait
+    statuses = []
+
+    def open_join_link():
+        statuses.append(app.test_client().get(f"/join?code={code}").status_code)
+
+    threads = [threading.Thread(target=open_join_link) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * 12
+    with app.app_context():
+        assert db.session.get(Throttle, "code-address:127.0.0.1").count == 0
 
 
 def test_wrong_personal_codes_slow_that_pupil_only(app, classroom, teacher, clock):

@@ -33,12 +33,12 @@ def refuse_wrong_password(teacher, field, wrong):
         return
     keys = limits.password_keys(teacher.email, known_device=True)
     try:
-        limits.try_guess(keys, "Too many wrong passwords for this account.")
+        right = limits.guess(keys, lambda: check_password_hash(teacher.password_hash, field.data),
+                             "Too many wrong passwords for this account.")
     except AppError as error:
         raise ValidationError(error.message) from error
-    if not check_password_hash(teacher.password_hash, field.data):
+    if not right:
         raise ValidationError(wrong)
-    limits.guess_was_right(keys)
 
 
 class RegisterForm(FlaskForm):

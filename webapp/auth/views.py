@@ -46,12 +46,11 @@ def login():
     if form.validate_on_submit():
         email = form.email.data
         keys = limits.password_keys(email, known_device=sessions.knows_account(email))
-        limits.try_guess(keys, "Too many wrong passwords for this account.")
-        teacher = accounts.find(email)
-        if not accounts.password_matches(teacher, form.password.data):
+        teacher = limits.guess(keys, lambda: accounts.with_password(email, form.password.data),
+                               "Too many wrong passwords for this account.")
+        if teacher is None:
             form.password.errors.append("That email and password do not match an account.")
             return render_template("auth/login.html", form=form), 400
-        limits.guess_was_right(keys)
         sessions.start(teacher)
         return redirect(safe_next(request.args.get("next")))
     return render_template("auth/login.html", form=form), 400 if form.errors else 200

@@ -15,6 +15,10 @@ from webapp.classroom.roster import active_students, as_student
 from webapp.extensions import db
 from webapp.models import SchoolClass
 
+# Above this many students the live panel lists names only (each row's controls are on the students page): a
+# lobby of 1,000 redrawn twice a second as they join would otherwise send about 1.5 MB each time.
+ROSTER_CONTROLS_UP_TO = 60
+
 
 def teacher_view(rnd):
     """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
@@ -25,7 +29,7 @@ def teacher_view(rnd):
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
                "periods": {p.position: p for p in all_periods()},
                "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],
-               "full_page": False, "answered": 0}
+               "full_page": False, "answered": 0, "roster_controls_up_to": ROSTER_CONTROLS_UP_TO}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
     context["not_answered"] = not_answered(rnd, students, turn_answers)
     context["on_extra_time"] = on_extra_time(context["not_answered"], context["seconds_left"])

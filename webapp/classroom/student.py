@@ -47,20 +47,22 @@ def guess_code(code):
     and this device's limits when it finds nothing (and is refused with a wait after too many).
 
     A code this browser already found live is no guess (the join page with the code, then its form): a class of
-    1,000 behind one school address would otherwise count on the address's one counter twice per child."""
+    1,000 behind one school address would otherwise lock the address's one counter twice per child."""
     proven = session.get("proven_codes", [])
     typed = codes.normalise(code)
     if typed in proven:
-        rnd = codes.find_round(code)
-        return rnd, None if rnd is not None else codes.find_game_id(code)
-    keys = limits.code_keys(session.get("device"))
-    limits.try_guess(keys, TOO_MANY_CODES)
+        return live_code(code) or (None, None)
+    found = limits.guess(limits.code_keys(session.get("device")), lambda: live_code(code), TOO_MANY_CODES)
+    if found:
+        session["proven_codes"] = [*proven, typed][-PROVEN_CODES_KEPT:]
+    return found or (None, None)
+
+
+def live_code(code):
+    """Return (round, None) or (None, game id) for a code of a round or a game, or None for a code of neither."""
     rnd = codes.find_round(code)
     game_id = None if rnd is not None else codes.find_game_id(code)
-    if rnd is not None or game_id is not None:
-        limits.guess_was_right(keys)
-        session["proven_codes"] = [*proven, typed][-PROVEN_CODES_KEPT:]
-    return rnd, game_id
+    return None if rnd is None and game_id is None else (rnd, game_id)
 
 
 def my_student(rnd):
@@ -167,13 +169,13 @@ def quota_or_wrong_code(pupil, typed):
     keys = limits.personal_code_keys(pupil.id)
     try:
         limits.use("join")
-        limits.try_guess(keys, f"Too many wrong codes for {pupil.display_name}.")
+        right = limits.guess(keys, lambda: hmac.compare_digest(pupil.code, codes.normalise(typed)),
+                             f"Too many wrong codes for {pupil.display_name}.")
     except AppError as error:
         return error
-    if not hmac.compare_digest(pupil.code, codes.normalise(typed)):
+    if not right:
         return AppError(403, f"That is not the personal code on {pupil.display_name}'s slip. "
                              "Check the slip, or ask your teacher.")
-    limits.guess_was_right(keys)
     return None
 
 

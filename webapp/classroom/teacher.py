@@ -10,7 +10,7 @@ from webapp.classroom import bp, exports, push, results, reuse, rounds, screens
 from webapp.classroom.classes import teacher_classes
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
-from webapp.classroom.roster import active_students
+from webapp.classroom.roster import active_students, count_students
 from webapp.common import codes
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
@@ -224,8 +224,10 @@ def student_control(round_id, student_id):
 
 
 def back_to_students(rnd):
-    """Go back to where the teacher manages the students: the lobby before the start, the students' page after."""
-    target = "classroom.round_page" if rnd.status == "lobby" else "classroom.students_page"
+    """Go back to where the teacher manages the students: the lobby before the start (unless it lists names only),
+    the students' page after."""
+    in_lobby = rnd.status == "lobby" and count_students(rnd) <= screens.ROSTER_CONTROLS_UP_TO
+    target = "classroom.round_page" if in_lobby else "classroom.students_page"
     return redirect(url_for(target, round_id=rnd.id))
 
 

@@ -2,10 +2,11 @@
 
 Two kinds of counter, both in the `throttles` table and each taken with one atomic check-and-count:
 
-- a **guess** (a join code, a pupil's personal code, a password) counts as wrong before it is checked, so racing
-  requests cannot overshoot; a right one is then taken back. After a few free wrong tries the next one must
-  wait, twice as long after each further wrong one, up to a ceiling: nobody is walled off for long, and the right
-  code from someone else behind the same address gets through after at most that wait;
+- a **guess** (a join code, a pupil's personal code, a password) is checked while its counters are locked, and
+  counted only when wrong, so racing requests cannot overshoot and a right one writes nothing. After a few free
+  wrong tries the next one must wait, twice as long after each further wrong one, up to a ceiling: nobody is
+  walled off for long, and the right code from someone else behind the same address gets through after at most
+  that wait;
 - a **quota** (games, joins, reports, accounts) is a number of creations per address (or per teacher) in a window.
 
 Every number is a school setting (webapp.config.SCHOOL_SETTINGS).
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 
 from webapp.errors import AppError
@@ -99,10 +100,12 @@ def password_keys(email, known_device=False):
 
 
 def _row(key, at):
-    """Lock and return the counter `key`, made at zero if new (the caller commits, which frees it)."""
+    """Lock and return the counter `key`, made at zero if new, in one statement (the caller commits, which frees it)."""
     insert = (postgresql if db.engine.dialect.name == "postgresql" else sqlite).insert(Throttle)
-    db.session.execute(insert.values(key=key, count=0, started_at=at).on_conflict_do_nothing(index_elements=["key"]))
-    return db.session.scalars(select(Throttle).where(Throttle.key == key).with_for_update()).one()
+    # A conflict's "update" to itself locks the row and returns it: no second statement to read and lock it.
+    statement = (insert.values(key=key, count=0, started_at=at)
+                 .on_conflict_do_update(index_elements=["key"], set_={"key": insert.excluded.key}).returning(Throttle))
+    return db.session.scalars(statement, execution_options={"populate_existing": True}).one()
 
 
 def _fresh_transaction():
@@ -115,9 +118,10 @@ def _aware(moment):
     return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def try_guess(keys, message="Too many wrong tries."):
-    """Count a guess as wrong on every counter of `keys` (from code_keys, password_keys...) before it is checked,
-    or refuse it with 429 while one of them must still wait; call guess_was_right when it proves right."""
+def guess(keys, check, message="Too many wrong tries."):
+    """Return `check()`, the answer to a guess (falsy: wrong), judged while every counter of `keys` (from code_keys,
+    password_keys...) is locked; refused with 429 while one of them must still wait, and counted on each only
+    when wrong. Racing guesses wait for each other's verdict, so none overshoots, and a right one writes nothing."""
     _fresh_transaction()
     rows = [(_row(key, now()), backoff) for key, backoff in keys]
     at = now()  # read once every counter is locked: a request that waited for the lock must not see the future
@@ -126,23 +130,15 @@ def try_guess(keys, message="Too many wrong tries."):
         db.session.commit()
         seconds = math.ceil(max(waits))
         raise AppError(429, f"{message} Please wait {seconds} second{'s' if seconds != 1 else ''} and try again.")
-    for row, backoff in rows:
-        if at - _aware(row.started_at) > backoff.quiet:
-            row.count, row.started_at = 0, at
-        row.count += 1
-        row.next_at = at + timedelta(seconds=backoff.wait(row.count))
+    found = check()
+    if not found:
+        for row, backoff in rows:
+            if at - _aware(row.started_at) > backoff.quiet:
+                row.count, row.started_at = 0, at
+            row.count += 1
+            row.next_at = at + timedelta(seconds=backoff.wait(row.count))
     db.session.commit()
-
-
-def guess_was_right(keys):
-    """Take back the wrong try try_guess counted: a right guess never slows anyone."""
-    _fresh_transaction()
-    for key, backoff in keys:
-        row = _row(key, now())
-        at = now()
-        row.count = max(0, row.count - 1)
-        row.next_at = at + timedelta(seconds=backoff.wait(row.count))
-    db.session.commit()
+    return found
 
 
 def use(kind, who=None):
