@@ -13,10 +13,13 @@ from datetime import timedelta
 
 import flask
 import pytest
-from conftest import SERVER_URL, database_config, wait_until
+from conftest import SERVER_URL, ClassroomActions, database_config, wait_until
+from sqlalchemy import text
 
 from webapp import create_app
+from webapp.classroom import push
 from webapp.classroom.clock import now
+from webapp.extensions import db
 from webapp.live.hub import ANSWER, ROSTER, STATE, Hub
 
 
@@ -507,3 +510,45 @@ def quiet_for(requests, seconds):
 
 def create_app_for(database_url):
     return create_app(database_config(database_url))
+
+
+def test_requests_waiting_for_a_round_being_read_give_their_connection_back(loaded_database_url, monkeypatch):
+    # One connection in the pool: a page holding it while it waits for the reader, which needs it, would hang
+    # until the pool's timeout (at 1,000 students every connection was held so, and requests timed out).
+    one = create_app({**database_config(loaded_database_url), "LIVE_PUSH": "on",
+                      "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 3}})
+    teacher = one.test_client()
+    helper = ClassroomActions(one)
+    helper.register(teacher)
+    url, _code = helper.new_round(teacher)
+    round_id = round_id_of(url)
+    page_holds_a_connection, read_snapshot = threading.Event(), push.read_snapshot
+
+    def slow_read(found_id):
+        assert page_holds_a_connection.wait(5)
+        return read_snapshot(found_id)
+
+    monkeypatch.setattr(push, "read_snapshot", slow_read)
+    outcomes = []
+
+    def reader():
+        with one.test_request_context():
+            outcomes.append(("reader", push.snapshot(round_id).round.id))
+
+    def page():
+        with one.test_request_context():
+            db.session.execute(text("SELECT 1"))  # the page's own reading: the pool's one connection is now its
+            page_holds_a_connection.set()
+            outcomes.append(("page", push.snapshot(round_id).round.id))
+
+    first = threading.Thread(target=reader)
+    first.start()
+    wait_until(lambda: one.extensions.get("live_snapshots", {}).get("lock") is not None
+               and one.extensions["live_snapshots"]["lock"].locked())
+    second = threading.Thread(target=page)
+    second.start()
+    for thread in (first, second):
+        thread.join(10)
+    assert sorted(outcomes) == [("page", round_id), ("reader", round_id)]
+    with one.app_context():
+        db.engine.dispose()

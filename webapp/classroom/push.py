@@ -11,6 +11,7 @@ import hashlib
 import json
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from flask import current_app, g, render_template
@@ -54,6 +55,24 @@ def round_changed(session, rnd, how):
 SHARED_VIEWS_KEPT = 256
 
 
+@contextmanager
+def taken(lock):
+    """Hold `lock`; when someone else has it, give the request's database connection back before waiting.
+
+    The one holding it is reading the database: were the pool's every connection held by requests waiting here,
+    it would wait for one until the pool's timeout (30 s), and so would they. A request that only read loses
+    nothing but its loaded rows (read again when used); one with unsaved changes keeps its connection.
+    """
+    if not lock.acquire(blocking=False):
+        if not (db.session.new or db.session.dirty or db.session.deleted):
+            db.session.rollback()
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def shared_view(rnd, team=None):
     """Return the part of a student's panel that every student of the round (or team) sees alike.
 
@@ -65,7 +84,7 @@ def shared_view(rnd, team=None):
     key = (rnd.id, rnd.code, rnd.version, team)
     view = views["kept"].get(key)
     if view is None:
-        with views["lock"]:  # 400 students woken by one reveal: one builds it, the others wait for it
+        with taken(views["lock"]):  # 400 students woken by one reveal: one builds it, the others wait for it
             view = views["kept"].get(key)
             if view is None:
                 view = build_shared_view(rnd, team)
@@ -114,7 +133,7 @@ def snapshot(round_id, joins_may_lag=False):
     """
     snapshots = current_app.extensions.setdefault("live_snapshots", {"lock": threading.Lock(), "kept": {}})
     stamp, trusted = live.hub().stamp(round_id), live.listening()  # deaf to changes, no snapshot can be trusted
-    with snapshots["lock"]:  # the first stream reads; the others, woken by the same change, wait and reuse it
+    with taken(snapshots["lock"]):  # the first stream reads; the others, woken by the same change, wait and reuse it
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
         if made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
