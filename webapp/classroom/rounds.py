@@ -425,9 +425,10 @@ def _claim(rnd):
     """Lock the round's row before changing anything; raise StaleDataError if it moved on meanwhile.
 
     Two requests that both saw the last answer come in would otherwise judge the same answers at
-    once and could deadlock on PostgreSQL; locked first, the second waits, then finds it stale.
+    once and could deadlock on PostgreSQL; locked first, the second waits, then finds it stale. The lock is
+    PostgreSQL's FOR NO KEY UPDATE: answers and joins, which only refer to the round, go on meanwhile.
     """
-    version = db.session.scalar(select(Round.version).where(Round.id == rnd.id).with_for_update())
+    version = db.session.scalar(select(Round.version).where(Round.id == rnd.id).with_for_update(key_share=True))
     if version != rnd.version:
         raise StaleDataError("The round changed meanwhile.")
 
