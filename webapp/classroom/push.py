@@ -34,7 +34,7 @@ STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
 SNAPSHOTS_KEPT = 256  # rounds whose snapshot a process keeps (the newest of each)
 ROSTER_READ_EVERY = 1.0  # seconds a snapshot serves a stream's first look while only joins came since
 SETTLE_AFTER = 0.05  # seconds past a turn's end: the machine then finds the time is up
-TEACHER_LAZY = 0.5  # answers and joins redraw the teacher's screens at most twice a second
+TEACHER_LAZY = 1.0  # answers and joins redraw the teacher's screens at most once a second
 
 
 def watch_rounds(app):
@@ -290,7 +290,7 @@ def student_stream(rnd, student):
 
 def teacher_stream(rnd, template, view):
     """Stream a teacher's screen of their round (`view(rnd)` its context): every change, answers and joins at
-    most twice a second (204: this server polls)."""
+    most once a second (204: this server polls)."""
     if not live.push_on():
         return "", 204
     round_id = rnd.id

@@ -281,8 +281,9 @@ def as_vote(answer):
     return machine.Vote(answer.student_id, answer.gap, answer.card)
 
 
-def class_around(rnd, student):
-    """Return what an answer's guards need of the class: the student's team (or the student), and their own votes.
+def class_around(rnd, student, given):
+    """Return what an answer's guards need of the class: the student's team (or the student), and their own votes
+    on this turn (from `given`, their answers in the round).
 
     Not the whole class: 400 answers to one card would each read 400 students and their answers.
     """
@@ -290,10 +291,14 @@ def class_around(rnd, student):
         return [], []
     teams = format_of(rnd).rules.teams
     team = [s for s in class_of(rnd) if s.team == student.team] if teams else [as_student(student)]
-    mine = [machine.Vote(student.id, gap, card) for gap, card in db.session.execute(
-        select(Answer.gap, Answer.card).where(Answer.round_id == rnd.id, Answer.student_id == student.id,
-                                              Answer.turn == turn_of(rnd)))]
-    return team, mine
+    turn = turn_of(rnd)
+    return team, [machine.Vote(student.id, a.gap, a.card) for a in given if a.turn == turn]
+
+
+def answers_of(rnd, student):
+    """Return a student's answers in the round: rows of turn, gap, card and right (None until judged)."""
+    return db.session.execute(select(Answer.turn, Answer.gap, Answer.card, Answer.correct)
+                              .where(Answer.round_id == rnd.id, Answer.student_id == student.id)).all()
 
 
 def seconds_left(rnd, student=None):
@@ -340,16 +345,19 @@ def controls(rnd, answers=None):
 
 
 def submit(rnd, student, gap, card=None):
-    """Record a student's placement, answer or team vote: exactly one per turn, and only when allowed."""
+    """Record a student's placement, answer or team vote: exactly one per turn, and only when allowed; return their
+    answers by turn ({turn: right?}, this one included), or None if the round moved on meanwhile."""
+    given = answers_of(rnd, student) if student is not None else []
     try:
-        vote = machine.answer(machine_round(rnd), student and as_student(student), *class_around(rnd, student),
+        vote = machine.answer(machine_round(rnd), student and as_student(student), *class_around(rnd, student, given),
                               gap, card, now().timestamp())
     except machine.Refused as refused:
         raise AppError(403 if student is None or student.removed else 409, str(refused)) from refused
     # Judged when the card is revealed (or the team's move is played), so no score moves before then.
     item = format_of(rnd).item_answered(rnd, vote)
     started = aware(rnd.turn_started_at) or now()
-    db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn_of(rnd), card=item, gap=gap,
+    turn, version = turn_of(rnd), rnd.version
+    db.session.add(Answer(round_id=rnd.id, student_id=student.id, turn=turn, card=item, gap=gap,
                           correct=None, seconds=max(0.0, (now() - started).total_seconds())))
     try:
         commit_keeping_loaded()
@@ -357,6 +365,7 @@ def submit(rnd, student, gap, card=None):
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
     settle(rnd)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
+    return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
 
 
 def commit_keeping_loaded():

@@ -16,7 +16,7 @@ from webapp.extensions import db
 from webapp.models import SchoolClass
 
 # Above this many students the live panel lists names only (each row's controls are on the students page): a
-# lobby of 1,000 redrawn twice a second as they join would otherwise send about 1.5 MB each time.
+# lobby of 1,000 redrawn every second as they join would otherwise send about 1.5 MB each time.
 ROSTER_CONTROLS_UP_TO = 60
 
 

@@ -65,6 +65,23 @@ def live_code(code):
     return None if rnd is None and game_id is None else (rnd, game_id)
 
 
+# Built once: every live request of every student reads its round and its student, in one round trip.
+ROUND_AND_STUDENT = (select(Round, Student).join(Student, Student.round_id == Round.id)
+                     .where(Round.code == bindparam("code"), Student.token_hash == bindparam("token_hash")))
+
+
+def round_and_student(code):
+    """Return the round with `code` (or a 404, as find_round) and this browser's student in it (None if none)."""
+    typed = codes.normalise(code)
+    token = device_token(typed)
+    if token:
+        found = db.session.execute(ROUND_AND_STUDENT, {"code": typed, "token_hash": token_hash(token)}).one_or_none()
+        if found is not None:
+            return found.Round, found.Student
+    rnd = find_round(code)
+    return rnd, my_student(rnd)
+
+
 def my_student(rnd):
     """Return the student this browser is in the round, from the token in its session cookie."""
     return rounds.student_for(rnd, session.get("rounds", {}).get(rnd.code))
@@ -190,10 +207,11 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
-def panel_context(rnd, student, csrf=True, error=None):
-    """Return what a student's live panel shows."""
+def panel_context(rnd, student, csrf=True, error=None, answers=None):
+    """Return what a student's live panel shows (`answers`: theirs by turn, when the caller has them)."""
     fmt = format_of(rnd)
-    answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
+    if answers is None:
+        answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
     shared = push.shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
@@ -319,8 +337,7 @@ def student_events(code):
 def live_student(code):
     """Return (round, student) of this browser's place in a live round, or refuse one it has none in (403), or
     whose format plays on a page of its own (409)."""
-    rnd = find_round(code)
-    student = my_student(rnd)
+    rnd, student = round_and_student(code)
     if student is None or student.removed:
         raise AppError(403, "You are not a player in this round.")
     played_elsewhere(rnd, student)
@@ -330,22 +347,21 @@ def live_student(code):
 @bp.post("/r/<code>/answer")
 def answer(code):
     """Place the current card (or vote for your team's move): exactly once per turn."""
-    rnd = find_round(code)
-    student = my_student(rnd)
+    rnd, student = round_and_student(code)
     if student is not None and not student.removed:
         played_elsewhere(rnd, student)
     form = PlaceForm()
     try:
         if form.gap.data is None:
             raise AppError(400, "Choose a place in the line.")
-        rounds.submit(rnd, student, form.gap.data, form.card.data or None)
+        answers = rounds.submit(rnd, student, form.gap.data, form.card.data or None)
     except AppError as error:
         if student is None or student.removed:
             raise
         db.session.refresh(rnd)
         return answered_view(rnd, student, error.message, error.status)
     if live_request():
-        return answered_view(rnd, student)
+        return answered_view(rnd, student, answers=answers)
     return redirect(url_for("classroom.student_round", code=rnd.code))
 
 
@@ -361,9 +377,10 @@ def live_request():
     return request.headers.get("X-Live-Panel") == "1"
 
 
-def answered_view(rnd, student, error=None, status=200):
+def answered_view(rnd, student, error=None, status=200, answers=None):
     """Return the student's view after an answer: the panel for the live page, else the whole page."""
     if live_request():
-        html = render_template("classroom/student/_panel.html", **panel_context(rnd, student, csrf=False, error=error))
+        html = render_template("classroom/student/_panel.html",
+                               **panel_context(rnd, student, csrf=False, error=error, answers=answers))
         return html, status, {"X-Panel": "1"}
     return render_template("classroom/student/round.html", **panel_context(rnd, student, error=error)), status
