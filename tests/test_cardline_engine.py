@@ -57,6 +57,10 @@ def test_same_seed_same_game_and_different_seed_different_game():
     ({"cards": {"a": 1.0, "b": None}}, "known value"),
     ({"cards": {f"c{i}": 1.0 for i in range(8)}}, "need at least 9 cards"),
     ({"first_player": 5}, "first player"),
+    ({"ranges": {"a05": [6.0, 9.0]}}, "around the card's value"),
+    ({"ranges": {"a05": [4.0]}}, "around the card's value"),
+    ({"ranges": {"a05": ["4", 6.0]}}, "around the card's value"),
+    ({"ranges": [[4.0, 6.0]]}, "around the card's value"),
 ])
 def test_bad_config_is_refused(config, message):
     base = {"cards": VALUES, "players": ["A", "B"], "hand_size": 4, **config}
@@ -220,46 +224,39 @@ def test_state_round_trips_through_json():
         assert json.loads(json.dumps(state)) == state
 
 
-def test_bot_estimates_are_noisy_but_stable_and_shrink_with_level():
-    state = new(players=2, seed=9)
-    errors = {}
-    for level in cl.BOT_LEVELS:
-        first = cl.bot_estimates(state, 0, level, seed=9)
-        assert first == cl.bot_estimates(state, 0, level, seed=9)
-        assert set(first) == set(state["hands"][0])
-    cards = {f"x{i}": 10.0 + i for i in range(200)}
-    big = cl.new_game({"cards": cards, "players": ["a", "b"], "hand_size": 12, "characteristic": "mass"}, 1)
-    for level in cl.BOT_LEVELS:
-        estimates = [cl.bot_estimates(big, 0, level, seed=s) for s in range(30)]
-        errors[level] = sum(abs(e[c] / cards[c] - 1) for est in estimates for c, e in [(c, est) for c in est])
-    assert errors["easy"] > errors["medium"] > errors["hard"] > 0
+def test_published_ranges_are_kept_for_the_deck_cards_only():
+    state = new(ranges={"a05": [4, 6.5], "elsewhere": [1.0, 2.0]})
+    assert state["ranges"] == {"a05": [4.0, 6.5]}
+    assert cl.published(state, "a05") == (4.0, 6.5)
+    assert cl.published(state, "a06") == (6.0, 6.0)
+    assert "ranges" not in json.dumps(cl.observation(state, 0))
 
 
-def test_bot_sees_only_its_observation_and_plays_legally():
-    state = new(players=3, seed=4)
-    rng = random.Random(4)
+@pytest.mark.parametrize("level", cl.BOT_LEVELS)
+def test_computer_players_play_legal_moves_to_the_end(level):
+    ranges = {card: [value * 0.8, value * 1.25] for card, value in VALUES.items()}
+    state = new(players=3, seed=4, ranges=ranges)
+    step = 0
     while not cl.is_over(state):
         seat = cl.current_player(state)
-        actions = cl.legal_actions(state)
-        action = cl.bot_choose(cl.observation(state, seat), actions, rng,
-                               cl.bot_estimates(state, seat, "medium", seed=4))
-        assert action in actions
+        action = cl.computer_move(state, seat, level, 4, random.Random(step))
+        assert action in cl.legal_actions(state)
         state = cl.apply(state, seat, action)
+        step += 1
+    assert cl.result(state)["winners"]
 
 
 def test_hard_bots_beat_easy_bots_more_often():
     cards = {f"x{i}": float(random.Random(i).lognormvariate(3, 2)) for i in range(120)}
+    ranges = {card: [value / 1.3, value * 1.3] for card, value in cards.items()}
     wins = Counter()
     for seed in range(60):
-        state = cl.new_game({"cards": cards, "players": ["hard", "easy"], "hand_size": 4,
+        state = cl.new_game({"cards": cards, "ranges": ranges, "players": ["hard", "easy"], "hand_size": 4,
                              "characteristic": "mass", "first_player": seed % 2}, seed)
         rng = random.Random(seed)
         while not cl.is_over(state):
             seat = cl.current_player(state)
-            level = "hard" if seat == 0 else "easy"
-            action = cl.bot_choose(cl.observation(state, seat), cl.legal_actions(state), rng,
-                                   cl.bot_estimates(state, seat, level, seed))
-            state = cl.apply(state, seat, action)
+            state = cl.apply(state, seat, cl.computer_move(state, seat, "hard" if seat == 0 else "easy", seed, rng))
         wins.update(state["winners"])
     assert wins[0] > wins[1]
 

@@ -13,12 +13,16 @@ Rules decided where the rulebooks are silent (also shown to players on the rules
   tied players share the win.
 - Equal values may sit side by side in either order, so a card is correct anywhere between the
   first and the last card of equal value.
+
+A config may give each card the (low, high) range its published estimates span ("ranges"): what the
+computer players know of a card (webapp/games/cardline_bots.py), never its true value.
 """
 
 import math
 import random
 from bisect import bisect_left, bisect_right
 
+from webapp.games import cardline_bots
 from webapp.games.base import IllegalAction, InvalidConfig
 from webapp.games.protocol import EngineType
 
@@ -49,6 +53,9 @@ def new_game(config, seed):
     first = config.get("first_player", 0)
     if not isinstance(first, int) or not 0 <= first < len(players):
         raise InvalidConfig("The first player must be one of the seats.")
+    ranges = config.get("ranges") or {}
+    if not isinstance(ranges, dict) or not all(_is_range(ranges[c], cards[c]) for c in ranges if c in cards):
+        raise InvalidConfig("Each range must be [low, high] around the card's value.")
     deck = sorted(cards)
     random.Random(seed).shuffle(deck)
     hands = [[deck.pop() for _ in range(hand_size)] for _ in players]
@@ -59,6 +66,7 @@ def new_game(config, seed):
         "game": NAME,
         "characteristic": config.get("characteristic", ""),
         "values": dict(cards),
+        "ranges": {card: [float(low), float(high)] for card, (low, high) in ranges.items() if card in cards},
         "players": [str(p) for p in players],
         "first_player": first,
         "deck": deck,
@@ -77,6 +85,11 @@ def new_game(config, seed):
 
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_range(pair, value):
+    return (isinstance(pair, list | tuple) and len(pair) == 2 and all(_is_number(x) for x in pair)
+            and pair[0] <= value <= pair[1])
 
 
 def current_player(state):
@@ -268,56 +281,24 @@ def example_configs():
     ]
 
 
-# Computer players. A fair computer player knows roughly how big, heavy or old an animal is, as a
-# person might: it gets each of its own cards' true value blurred by noise, never the value itself.
-# Multiplicative noise (log scale) for sizes, weights and lifespans; periods are positions 0-11.
-BOT_LEVELS = {
-    "easy": {"log_sigma": 0.9, "period_sigma": 2.0},
-    "medium": {"log_sigma": 0.45, "period_sigma": 1.0},
-    "hard": {"log_sigma": 0.15, "period_sigma": 0.4},
-}
+# Computer players (webapp/games/cardline_bots.py): each level is defined by what it knows of a card.
+BOT_LEVELS = cardline_bots.LEVELS
 
 
-def bot_estimates(state, seat, level, seed):
-    """Return the noisy values a computer player of `level` believes its hand cards have.
-
-    The noise of a card is fixed by (seed, card, level), so asking twice gives the same guess.
-    """
-    noise = BOT_LEVELS[level]
-    estimates = {}
-    for card in state["hands"][seat]:
-        rng = random.Random(f"{seed}:{card}:{level}")
-        value = state["values"][card]
-        if state["characteristic"] == "period":
-            estimates[card] = value + rng.gauss(0, noise["period_sigma"])
-        else:
-            estimates[card] = value * math.exp(rng.gauss(0, noise["log_sigma"]))
-    return estimates
-
-
-def bot_choose(observation, actions, rng, estimates):
-    """Pick the placement the computer player is surest of, from its observation and beliefs."""
-    scale = (lambda v: v) if observation["characteristic"] == "period" else \
-        (lambda v: math.log(max(v, 1e-12)))
-    line = [scale(entry["value"]) for entry in observation["line"]]
-    best, best_margin = None, -math.inf
-    for card in observation["hand"]:
-        guess = scale(estimates[card])
-        gap = bisect_left(line, guess)
-        left = guess - line[gap - 1] if gap > 0 else math.inf
-        right = line[gap] - guess if gap < len(line) else math.inf
-        margin = min(left, right) + rng.random() * 1e-9
-        if margin > best_margin:
-            best, best_margin = {"type": "place", "card": card, "gap": gap}, margin
-    if best not in actions:
-        return rng.choice(actions)
-    return best
+def published(state, card):
+    """Return (low, high): the range the published estimates of `card` span, or its one typical value twice."""
+    if card in state.get("ranges", {}):
+        return tuple(state["ranges"][card])
+    # No range is published (lifespans, periods): the typical value is what the card data says of it.
+    return state["values"][card], state["values"][card]
 
 
 def computer_move(state, seat, level, seed, rng):
-    """Return the move of a computer player of `level`: its observation plus noisy beliefs only."""
-    return bot_choose(observation(state, seat), legal_actions(state), rng,
-                      bot_estimates(state, seat, level, seed))
+    """Return the move of a computer player of `level`: its observation and the published facts of its hand."""
+    seen = observation(state, seat)
+    known = cardline_bots.beliefs(level, {card: published(state, card) for card in seen["hand"]},
+                                  seen["characteristic"], seed)
+    return cardline_bots.choose(seen, legal_actions(state), rng, known)
 
 
 def pass_turn(state):
