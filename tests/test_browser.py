@@ -736,3 +736,31 @@ def test_the_size_comparisons_labels_are_readable_on_a_phone_and_a_projector(bro
         .filter((label) => label.getBoundingClientRect().height > 0)
         .map((label) => label.getBoundingClientRect().height)""")
     assert len(sizes) == 2 and min(sizes) >= 12, sizes  # two labels shown, each at least 12 px tall on the screen
+
+
+@pytest.mark.browser
+def test_on_a_phone_a_games_board_is_the_first_screen_and_the_site_links_fold_into_a_menu(browser, live_server):
+    page = phone(browser)
+    desk = browser.new_page(viewport={"width": 1280, "height": 720})
+    for kind in ("cardline", "stack", "dinoblivion", "practice"):
+        page.goto(f"{live_server}/play/{kind}/new")
+        with page.expect_navigation():
+            page.locator("main form [type=submit]").last.tap()
+        assert page.evaluate("document.querySelector('main').getBoundingClientRect().top") < 90, kind  # was 220
+        assert not page.get_by_role("navigation", name="Main").first.is_visible()
+        menu = page.locator(".play-menu > summary")
+        menu.tap()
+        assert page.locator(".play-menu-panel").get_by_role("link", name="Encyclopedia").is_visible()
+        assert page.locator(".play-menu-panel").get_by_role("link", name="Large type (projector)").is_visible()
+        menu.tap()
+        desk.goto(page.url)
+        assert desk.locator(".site-header > nav").get_by_role("link", name="Encyclopedia").is_visible(), kind
+        assert not desk.locator(".play-menu").is_visible()
+    page.keyboard.press("Tab")  # past the skip link, the brand, to the menu: it opens from the keyboard too
+    page.locator(".play-menu > summary").focus()
+    page.keyboard.press("Enter")
+    assert page.locator(".play-menu-panel").is_visible()
+    page.goto(f"{live_server}/play/")  # not a board: the links as everywhere
+    assert page.get_by_role("navigation", name="Main").is_visible() and not page.locator(".play-menu").count()
+    page.context.close()
+    desk.close()
