@@ -10,7 +10,9 @@ only part of that:
 - **medium** remembers the range's midpoint, roughly: blurred by a factor it does not know (log-normal, fixed per
   game and card); for periods, a period or so either way.
 - **hard** knows the whole published range, and the values of every card already in the line. Where its range
-  straddles a card in the line the data cannot say which side the card belongs, and it guesses.
+  straddles a card in the line the data cannot say which side the card belongs, and it guesses. One figure alone
+  (a lifespan, or a range of one estimate) is no certainty: hard takes it to be as uncertain as a published range
+  of several estimates is in the median. Periods have no such scale: hard knows the period of first appearance.
 
 Every level plays the same way with what it knows: it places the card it is surest of (a card whose every possible
 value belongs in the same gap is sure; among sure cards, the one furthest from its neighbours), and when no card is
@@ -31,6 +33,9 @@ LEVELS = {
 # and a number of periods (normal, rounded).
 MEDIUM_LOG_SIGMA = 0.4
 MEDIUM_PERIOD_SIGMA = 1.0
+# How uncertain hard takes one published figure to be: half the median width (as a log ratio, 0.405) of the card
+# data's ranges that span more than one estimate, so a factor of about 1.22 either way.
+ONE_FIGURE_LOG_HALF_WIDTH = 0.2
 # Period positions 0-11 by era, as in cards_db/data/periods.csv (tests/test_bots.py holds the two together).
 ERAS = ((0, 5), (6, 8), (9, 11))
 # A range is believed as this many equally likely values spread evenly across it.
@@ -69,6 +74,8 @@ def _belief(level, low, high, characteristic, rng):
         return _spread(power * math.log(10), (power + 1) * math.log(10))
     if level == "medium":
         return [middle + rng.gauss(0, MEDIUM_LOG_SIGMA)]
+    if low == high:
+        return _spread(low - ONE_FIGURE_LOG_HALF_WIDTH, high + ONE_FIGURE_LOG_HALF_WIDTH)
     return _spread(low, high)
 
 
