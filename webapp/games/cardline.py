@@ -272,9 +272,10 @@ EXAMPLE_CARDS = {f"c{n}": value for n, value in
 
 
 def example_configs():
-    """Return small valid set-ups for tests over a dozen made-up cards (some of equal value), 2 to 4 players."""
+    """Return small valid set-ups over a dozen made-up cards (some of equal value; ranges in the first), 2 to 4 players."""
     return [
-        {"players": ["Ada", "Ben"], "cards": dict(EXAMPLE_CARDS), "characteristic": "mass"},
+        {"players": ["Ada", "Ben"], "cards": dict(EXAMPLE_CARDS), "characteristic": "mass",
+         "ranges": {card: [value * 0.8, value * 1.25] for card, value in EXAMPLE_CARDS.items()}},
         {"players": ["Ada", "Ben", "Cy", "Dee"], "cards": dict(EXAMPLE_CARDS), "hand_size": 2, "first_player": 1},
         # One card each: games end on a last card, often with ties, not only when the deck runs out.
         {"players": ["Ada", "Ben", "Cy"], "cards": dict(EXAMPLE_CARDS), "hand_size": 1},
