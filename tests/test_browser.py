@@ -221,44 +221,7 @@ def test_the_persons_label_never_lies_on_the_animal_in_a_size_comparison(browser
     assert page.evaluate(LABEL_ON_ANIMAL) == []
 
 
-def touch(session, kind, x=None, y=None):
-    points = [] if x is None else [{"x": x, "y": y}]
-    session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-
-@pytest.mark.browser
-def test_cardline_touch_drag_needs_a_held_finger_and_a_confirmation(browser, live_server):
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = phone.new_page()
-    start_cardline(page, live_server)
-    session = phone.new_cdp_session(page)
-    card = page.locator("label.hand-card").nth(2)
-    name = card.locator(".mini-name").inner_text()
-    gap = page.locator("label.gap").first
-    gap.scroll_into_view_if_needed()
-    (cx, cy), (gx, gy) = centre(card), centre(gap)
-
-    # A quick swipe over the hand is a scroll, never a drag.
-    touch(session, "touchStart", cx, cy)
-    touch(session, "touchMove", cx, cy - 40)
-    assert page.locator(".drag-ghost").count() == 0
-    touch(session, "touchEnd")
-    assert not page.locator("input[name=card]:checked, input[name=gap]:checked").count()
-
-    (cx, cy), (gx, gy) = centre(card), centre(gap)
-    touch(session, "touchStart", cx, cy)
-    page.wait_for_timeout(400)  # the finger rests on the card
-    for step in range(1, 9):
-        touch(session, "touchMove", cx + (gx - cx) * step / 8, cy + (gy - cy) * step / 8)
-    assert page.locator(".drag-ghost").count() == 1
-    touch(session, "touchEnd")
-    note = page.locator(".confirm-note").inner_text()
-    assert name in note and "confirm" in note  # selected, not sent: a slipped finger costs nothing
-    assert page.get_by_role("heading", name="Ada, your turn").is_visible()
-    page.get_by_role("button", name="Place card").tap()
-    page.wait_for_selector("#last-move")
-    assert name in page.locator("#last-move").inner_text()
-    phone.close()
+# Dragging with a finger (it lifts at once, no hold, and a drop places the card) is tests/test_drag.py.
 
 
 @pytest.mark.browser

@@ -59,6 +59,7 @@
     restore(chosen);
     const now = live.querySelector("[data-round-status]")?.dataset.roundStatus;
     if (drawnFor && now && now !== drawnFor) location.reload();
+    else document.dispatchEvent(new Event("live-panel-swapped"));  // drag.js and feedback.js look at the new panel
   }
 
   // A pushed view: its panel when that changed, then the student's own standing and clock.
