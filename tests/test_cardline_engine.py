@@ -225,7 +225,7 @@ def test_state_round_trips_through_json():
 
 
 def test_published_ranges_are_kept_for_the_deck_cards_only():
-    state = new(ranges={"a05": [4, 6.5], "elsewhere": [1.0, 2.0]})
+    state = new(ranges={"a05": [4, 6.5], "elsewhere": "not a range"})
     assert state["ranges"] == {"a05": [4.0, 6.5]}
     assert cl.published(state, "a05") == (4.0, 6.5)
     assert cl.published(state, "a06") == (6.0, 6.0)

@@ -66,7 +66,7 @@ def new_game(config, seed):
         "game": NAME,
         "characteristic": config.get("characteristic", ""),
         "values": dict(cards),
-        "ranges": {card: [float(low), float(high)] for card, (low, high) in ranges.items() if card in cards},
+        "ranges": {card: [float(end) for end in ranges[card]] for card in ranges if card in cards},
         "players": [str(p) for p in players],
         "first_player": first,
         "deck": deck,
