@@ -513,42 +513,45 @@ def create_app_for(database_url):
 
 
 def test_requests_waiting_for_a_round_being_read_give_their_connection_back(loaded_database_url, monkeypatch):
-    # One connection in the pool: a page holding it while it waits for the reader, which needs it, would hang
-    # until the pool's timeout (at 1,000 students every connection was held so, and requests timed out).
-    one = create_app({**database_config(loaded_database_url), "LIVE_PUSH": "on",
-                      "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 3}})
-    teacher = one.test_client()
-    helper = ClassroomActions(one)
+    # Two connections in the pool (PostgreSQL's start-up needs two) and two pages holding them while they wait for
+    # the reader, which needs one: without giving them back all three would hang until the pool's timeout (at
+    # 1,000 students every connection was held so, and requests timed out).
+    two = create_app({**database_config(loaded_database_url), "LIVE_PUSH": "on",
+                      "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 2, "max_overflow": 0, "pool_timeout": 3}})
+    teacher = two.test_client()
+    helper = ClassroomActions(two)
     helper.register(teacher)
     url, _code = helper.new_round(teacher)
     round_id = round_id_of(url)
-    page_holds_a_connection, read_snapshot = threading.Event(), push.read_snapshot
+    pages_hold_connections, read_snapshot = threading.Barrier(3), push.read_snapshot
 
     def slow_read(found_id):
-        assert page_holds_a_connection.wait(5)
+        if threading.current_thread() is first:  # PostgreSQL not listening yet: the pages read the round too
+            pages_hold_connections.wait(5)
         return read_snapshot(found_id)
 
     monkeypatch.setattr(push, "read_snapshot", slow_read)
     outcomes = []
 
     def reader():
-        with one.test_request_context():
+        with two.test_request_context():
             outcomes.append(("reader", push.snapshot(round_id).round.id))
 
     def page():
-        with one.test_request_context():
-            db.session.execute(text("SELECT 1"))  # the page's own reading: the pool's one connection is now its
-            page_holds_a_connection.set()
+        with two.test_request_context():
+            db.session.execute(text("SELECT 1"))  # the page's own reading: one of the pool's connections is its
+            pages_hold_connections.wait(5)
             outcomes.append(("page", push.snapshot(round_id).round.id))
 
     first = threading.Thread(target=reader)
     first.start()
-    wait_until(lambda: one.extensions.get("live_snapshots", {}).get("lock") is not None
-               and one.extensions["live_snapshots"]["lock"].locked())
-    second = threading.Thread(target=page)
-    second.start()
-    for thread in (first, second):
+    wait_until(lambda: two.extensions.get("live_snapshots", {}).get("lock") is not None
+               and two.extensions["live_snapshots"]["lock"].locked())
+    pages = [threading.Thread(target=page) for _ in range(2)]
+    for thread in pages:
+        thread.start()
+    for thread in (first, *pages):
         thread.join(10)
-    assert sorted(outcomes) == [("page", round_id), ("reader", round_id)]
-    with one.app_context():
+    assert sorted(outcomes) == [("page", round_id), ("page", round_id), ("reader", round_id)]
+    with two.app_context():
         db.engine.dispose()
