@@ -5,6 +5,8 @@ the same form as tapping the gap and pressing the button: in practice, the daily
 Cardline and a student's live round. Touches are sent as the phone's own (Chrome DevTools' Input.dispatchTouchEvent).
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -82,6 +84,8 @@ def drag_by_finger(page, card, gap, drop):
     expect(page.locator(".drag-ghost")).to_have_count(1)  # lifted at once: no hold
     for step in range(1, 9):
         touch(session, "touchMove", cx + (gx - cx) * step / 8, cy + (gy - cy) * step / 8)
+    ghost = page.locator(".drag-ghost").bounding_box()  # drawn over the line, where the finger is
+    assert ghost["x"] <= gx <= ghost["x"] + ghost["width"] and ghost["y"] <= gy <= ghost["y"] + ghost["height"], ghost
     opened = page.locator(".gap-slot.drop-open")
     expect(opened).to_have_count(1)
     assert opened.locator("input[name=gap]").get_attribute("value") == gap.locator("input").get_attribute("value")
@@ -109,6 +113,10 @@ def test_a_finger_drags_a_card_into_the_line_and_places_it(request, phone_page, 
         page.locator("form.place-form").wait_for(state="detached", timeout=5000)
         expect(page.locator("#live")).to_contain_text(name)
         assert navigations == []
+        # The reveal on the student's phone is a game's: feedback.js played it ("again" once the same reveal is
+        # redrawn, which only a verdict already played in this fresh browser can be).
+        expect(page.locator("#live [data-verdict]")).to_have_attribute("data-feedback",
+                                                                       re.compile("^(right|wrong|again)$"))
     else:
         def drop(let_go):
             with page.expect_navigation():
@@ -121,26 +129,19 @@ def test_a_finger_drags_a_card_into_the_line_and_places_it(request, phone_page, 
 
 
 @pytest.mark.browser
-def test_a_finger_that_lets_go_away_from_the_line_places_nothing(phone_page, live_server):
+def test_the_hint_shows_once_per_browser_and_a_card_let_go_away_from_the_line_places_nothing(phone_page, live_server):
     page = phone_page
     open_board(None, page, "practice", live_server)
+    hint = page.locator(".drag-hint")
+    expect(hint).to_contain_text(HINT)
     session = page.context.new_cdp_session(page)
-    card = page.locator("label.hand-card")
-    x, y = centre(card)
+    x, y = centre(page.locator("label.hand-card"))
     touch(session, "touchStart", x, y)
     touch(session, "touchMove", x, y - 30)  # up, away from the line
     assert page.locator(".gap-slot.drop-open").count() == 0
     touch(session, "touchEnd")
     expect(page.locator(".drag-ghost")).to_have_count(0)
     assert page.locator("input[name=gap]:checked").count() == 0 and page.locator("#feedback").count() == 0
-
-
-@pytest.mark.browser
-def test_the_hint_shows_once_per_browser_and_can_be_dismissed(phone_page, live_server):
-    page = phone_page
-    open_board(None, page, "practice", live_server)
-    hint = page.locator(".drag-hint")
-    expect(hint).to_contain_text(HINT)
     assert page.evaluate("() => localStorage.getItem('deep-time-cards-drag-hint')") == "shown"
     box = hint.get_by_role("button", name="Got it").bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
