@@ -2,7 +2,7 @@
 
 from flask import request
 
-from webapp.cards.queries import all_periods, card_values, cards_by_slug
+from webapp.cards.queries import all_periods, card_ranges, card_values, cards_by_slug
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.errors import AppError
 from webapp.play import store
@@ -12,8 +12,9 @@ from webapp.play.forms import NewCardlineForm, PlaceForm
 
 def start_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
     """Start a Cardline game over a deck's cards that have a value for the characteristic."""
-    config = {"cards": card_values(deck, characteristic), "players": [s["name"] for s in seats],
-              "hand_size": hand_size, "characteristic": characteristic}
+    # The published ranges are what the computer players know of their cards (never the value a card is judged by).
+    config = {"cards": card_values(deck, characteristic), "ranges": card_ranges(deck, characteristic),
+              "players": [s["name"] for s in seats], "hand_size": hand_size, "characteristic": characteristic}
     settings = {"deck": deck, "characteristic": characteristic, "hand_size": hand_size}
     return store.create_game("cardline", config, seats, mode, settings, seed)
 
