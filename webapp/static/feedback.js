@@ -107,7 +107,8 @@
     if (!verdict || verdict.dataset.feedback) return;
     verdict.dataset.feedback = "pending";
     const seen = load(sessionStorage, SEEN_KEY, {});
-    const here = location.pathname;
+    // Each player's streak is their own, when several take turns at one screen (data-player: their seat).
+    const here = location.pathname + (verdict.dataset.player ? `#${verdict.dataset.player}` : "");
     const last = seen[here] || { key: null, streak: 0 };
     const key = keyOf(verdict);
     const fresh = key !== last.key;
