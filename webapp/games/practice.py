@@ -35,7 +35,10 @@ MIN_CARDS, MAX_CARDS = 3, 20
 
 
 def new_game(config, seed):
-    """Deal `count` cards (the endless mode: every card) chosen and shuffled with `seed` from the config's cards."""
+    """Deal `count` cards (the endless mode: every card) chosen and shuffled with `seed` from the config's cards.
+
+    A config's ``deal`` (the cards in order; in the line mode the first starts the line) replaces the random one.
+    """
     mode, count, cards = config.get("mode"), config.get("count", 8), config.get("cards")
     if mode not in MODES:
         raise InvalidConfig(f"Choose a mode: {', '.join(MODES)}.")
@@ -53,7 +56,8 @@ def new_game(config, seed):
     ranges = config.get("ranges") or {}
     if not isinstance(ranges, dict) or not all(_is_range(ranges[c], cards[c]) for c in ranges if c in cards):
         raise InvalidConfig("Each range must be [low, high] around the card's value.")
-    chosen = random.Random(seed).sample(sorted(cards), dealt)
+    chosen = _given_deal(config["deal"], cards, dealt, mode) if "deal" in config \
+        else random.Random(seed).sample(sorted(cards), dealt)
     return {
         "game": NAME,
         "mode": mode,
@@ -68,6 +72,16 @@ def new_game(config, seed):
         "streak": 0,
         "best_streak": 0,
     }
+
+
+def _given_deal(deal, cards, dealt, mode):
+    """Return a deal chosen outside the engine (the tricky cards' scheduler) once it is a fair one for this config."""
+    if mode == "endless":
+        raise InvalidConfig("The endless line deals the whole deck: it takes no given deal.")
+    if not isinstance(deal, list) or len(deal) != dealt or len(set(map(str, deal))) != dealt \
+            or not all(isinstance(card, str) and card in cards for card in deal):
+        raise InvalidConfig(f"A given deal names {dealt} different cards, each with a known value.")
+    return list(deal)
 
 
 def _is_range(pair, value):
@@ -256,4 +270,6 @@ def example_configs():
          "ranges": dict(EXAMPLE_RANGES)},
         {"mode": "bins", "count": 4, "cards": dict(EXAMPLE_DIETS), "characteristic": "diet"},
         {"mode": "endless", "cards": dict(EXAMPLE_VALUES), "characteristic": "mass", "ranges": dict(EXAMPLE_RANGES)},
+        {"mode": "line", "count": 3, "cards": dict(EXAMPLE_VALUES), "characteristic": "mass",
+         "ranges": dict(EXAMPLE_RANGES), "deal": ["c4", "c2", "c3", "c6"]},
     ]
