@@ -49,9 +49,9 @@ def create_app(test_config=None):
     filters.init_app(app)
     live.init_app(app)
 
-    from webapp import auth, cards, classroom, learn, main, play, privacy, sources, timeline
+    from webapp import auth, cards, classroom, learn, main, play, privacy, sources, timeline, tricky
 
-    for feature in (main, cards, timeline, play, auth, classroom, learn, sources, privacy):
+    for feature in (main, cards, timeline, play, auth, classroom, learn, sources, privacy, tricky):
         feature.register(app)
     database.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
