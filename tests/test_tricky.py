@@ -6,8 +6,9 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from playwright.sync_api import expect
 
 from webapp.extensions import db
 from webapp.games import InvalidConfig
@@ -323,3 +324,57 @@ def test_the_progress_page_without_a_history_asks_for_it_or_says_nothing_is_kept
     assert "See my progress" in client.get("/tricky/progress").get_data(as_text=True)
     page = client.post("/tricky/progress", data={"history": "[]"}).get_data(as_text=True)
     assert "No cards are remembered in this browser yet" in page
+
+
+# Any form the pages may receive ---------------------------------------------------------------------------------------
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                           st.sampled_from(["card", "by", "right", "close", "passed", "beside", "at", "x"]), inner,
+                           max_size=7), max_leaves=30)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=JSONISH, deck=st.sampled_from(["dinosaurs", "animals", "x"]),
+       characteristic=st.sampled_from(["mass", "period", "lifespan", "diet"]), count=st.sampled_from(["3", "20", "x"]))
+def test_any_posted_history_is_a_page_or_a_clear_400(client, history, deck, characteristic, count):
+    for path in ("/tricky/", "/tricky/progress"):
+        response = client.post(path, data={"deck": deck, "characteristic": characteristic, "count": count,
+                                           "history": json.dumps(history)})
+        assert response.status_code in (200, 302, 400), (path, history)
+
+
+# In a real browser ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.browser
+def test_placements_are_kept_in_the_browser_and_deal_and_chart_my_tricky_cards(browser, live_server):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{live_server}/play/practice/new")
+    page.get_by_label("Number of cards").fill("3")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start").click()
+    gap = page.locator("label.gap")
+    while gap.count():
+        with page.expect_navigation():
+            gap.first.click()
+    page.reload()  # a reload keeps nothing twice
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('deep-time-cards-tricky')).history")
+    assert len(kept) == 3 and all(set(p) == {"card", "by", "right", "close", "passed", "beside", "at"} for p in kept)
+
+    page.goto(f"{live_server}/play/practice/new")
+    with page.expect_navigation():
+        page.get_by_role("button", name="My progress").click()
+    expect(page.locator(".figure.js-plotly-plot")).to_have_count(2)
+    assert "Weight" in page.locator(".tricky-table").first.inner_text()
+
+    page.goto(f"{live_server}/tricky/")
+    expect(page.locator(".tricky-summary")).to_contain_text("3 placements kept in this browser")
+    page.get_by_label("Number of cards").fill("4")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Practise my tricky cards").click()
+    assert page.get_by_role("heading", level=1).inner_text().startswith("My tricky cards")
+    assert page.locator("label.gap").count() >= 2
+    assert all(url.startswith(live_server) for url in requests), "a page fetched something from elsewhere"
+    page.close()
