@@ -122,7 +122,7 @@ def remember(history, characteristic):
     for placement in sorted((p for p in history if p.by == characteristic), key=lambda p: p.at):
         rating = Rating.Again if not placement.right else Rating.Hard if placement.close else Rating.Good
         memory.cards[placement.card] = _review(memory.cards.get(placement.card), rating, placement.at)
-        for other in placement.passed:
+        for other in set(placement.passed) - {placement.card}:
             pair = frozenset((placement.card, other))
             memory.pairs[pair] = _review(memory.pairs.get(pair), Rating.Again, placement.at)
             for one, two in ((placement.card, other), (other, placement.card)):
