@@ -54,6 +54,7 @@ def test_a_history_is_read_oldest_first():
     ([{**placed("a"), "beside": ["b"] * 21}], "short lists"),
     ([{**placed("a"), "passed": [7]}], "short lists"),
     ([{**placed("a"), "at": True}], "when it was made"),
+    ([{**placed("a"), "game": 7}], "short id"),
     ([{**placed("a"), "at": "2026-03-01"}], "when it was made"),
     ([{**placed("a"), "at": 10 ** 20}], "out of range"),
     ([{**placed("a"), "at": ms(datetime(2020, 1, 1, tzinfo=UTC))}], "out of range"),
@@ -83,6 +84,16 @@ def test_a_right_placement_beside_its_old_partner_puts_the_pair_off():
     alone = memory_of(confused)
     together = memory_of(confused, placed("a", right=True, beside=["b", "c"], days_ago=4))
     assert together.pairs[frozenset("ab")].due > alone.pairs[frozenset("ab")].due
+
+
+def test_a_right_placement_in_a_line_that_held_its_old_partner_puts_the_pair_off():
+    confused = placed("a", right=False, passed=["b"], days_ago=5)
+    partner_first = {**placed("b", right=True, days_ago=4), "game": "g1"}
+    then_right = {**placed("a", right=True, beside=["c"], days_ago=4), "game": "g1"}
+    elsewhere = {**then_right, "game": "g2"}
+    pair = frozenset("ab")
+    assert memory_of(confused, partner_first, then_right).pairs[pair].due > memory_of(confused).pairs[pair].due
+    assert memory_of(confused, partner_first, elsewhere).pairs[pair].due == memory_of(confused).pairs[pair].due
 
 
 def test_a_history_sorted_by_another_characteristic_is_another_memory():
@@ -360,7 +371,8 @@ def test_placements_are_kept_in_the_browser_and_deal_and_chart_my_tricky_cards(b
             gap.first.click()
     page.reload()  # a reload keeps nothing twice
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('deep-time-cards-tricky')).history")
-    assert len(kept) == 3 and all(set(p) == {"card", "by", "right", "close", "passed", "beside", "at"} for p in kept)
+    assert len(kept) == 3 and all(set(p) == {"card", "by", "right", "close", "passed", "beside", "game", "at"}
+                                  for p in kept)
 
     page.goto(f"{live_server}/play/practice/new")
     with page.expect_navigation():

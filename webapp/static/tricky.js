@@ -30,7 +30,7 @@
     const kept = read(), game = record.dataset.game, already = Number(kept.games[game]) || 0;
     if (shown.length > already) {
       const now = Date.now();
-      shown.slice(already).forEach((placement) => kept.history.push({ ...placement, at: now }));
+      shown.slice(already).forEach((placement) => kept.history.push({ ...placement, game, at: now }));
       delete kept.games[game];
       kept.games[game] = shown.length;
       write(kept);

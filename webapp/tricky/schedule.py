@@ -8,7 +8,7 @@ review of that pair (Good). What is due first is dealt with the card it was conf
 
 A history is a list of placements, as the browser keeps them (JSON):
 ``{"card": slug, "by": characteristic, "right": bool, "close": bool, "passed": [slugs], "beside": [slugs],
-"at": epoch milliseconds}``; ``passed`` are the cards it was put on the wrong side of, ``beside`` the cards either
+"at": epoch milliseconds, "game": id}``; ``passed`` are the cards it was put on the wrong side of, ``beside`` the cards either
 side of it once placed where it belongs.
 """
 
@@ -42,6 +42,7 @@ class Placement:
     close: bool = False
     passed: tuple = ()
     beside: tuple = ()
+    game: str = ""  # the game it was placed in: the cards of one game share a line
 
 
 @dataclass
@@ -104,12 +105,15 @@ def _placement(entry, now):
         raise BadHistory("Each placement says whether it was right (true or false).")
     if not all(isinstance(cards, list) and len(cards) <= 20 and all(map(_is_slug, cards)) for cards in lists):
         raise BadHistory("A placement's passed and beside cards must be short lists of card names.")
+    if not isinstance(entry.get("game", ""), str) or len(entry.get("game", "")) > SLUG_LIMIT:
+        raise BadHistory("A placement's game must be a short id.")
     if not isinstance(at, int) or isinstance(at, bool):
         raise BadHistory("Each placement says when it was made (milliseconds since 1970).")
     when = datetime.fromtimestamp(at / 1000, UTC) if 0 <= at < 10 ** 14 else None
     if when is None or not FIRST_DAY <= when <= now.replace(year=now.year + 1):
         raise BadHistory("A placement's time is out of range.")
-    return Placement(card, by, right, min(when, now), entry.get("close", False), tuple(lists[0]), tuple(lists[1]))
+    return Placement(card, by, right, min(when, now), entry.get("close", False), tuple(lists[0]), tuple(lists[1]),
+                     entry.get("game", ""))
 
 
 def _is_slug(value):
@@ -117,21 +121,27 @@ def _is_slug(value):
 
 
 def remember(history, characteristic):
-    """Return the memory a history builds of one characteristic's cards and pairs, reviewing in time order."""
-    memory = Memory()
+    """Return the memory a history builds of one characteristic's cards and pairs, reviewing in time order.
+
+    A confusion is a lapse of its pair; a card placed right in a line that held the card it was once confused with
+    (placed earlier in the same game, or beside it) is a success of that pair.
+    """
+    memory, lines = Memory(), {}
     for placement in sorted((p for p in history if p.by == characteristic), key=lambda p: p.at):
         rating = Rating.Again if not placement.right else Rating.Hard if placement.close else Rating.Good
         memory.cards[placement.card] = _review(memory.cards.get(placement.card), rating, placement.at)
+        line = lines.setdefault(placement.game, set()) if placement.game else set()
         for other in set(placement.passed) - {placement.card}:
             pair = frozenset((placement.card, other))
             memory.pairs[pair] = _review(memory.pairs.get(pair), Rating.Again, placement.at)
             for one, two in ((placement.card, other), (other, placement.card)):
                 memory.confused.setdefault(one, Counter())[two] += 1
         if placement.right:
-            for other in placement.beside:
+            for other in (line | set(placement.beside)) - {placement.card}:
                 pair = frozenset((placement.card, other))
                 if pair in memory.pairs:
                     memory.pairs[pair] = _review(memory.pairs[pair], Rating.Good, placement.at)
+        line.update({placement.card, *placement.passed, *placement.beside})
     return memory
 
 
@@ -159,8 +169,9 @@ def deal(memory, values, size, now, rng, new_share=0.0, together=2):
     """
     if size > len(values):
         raise ValueError(f"Cannot deal {size} of {len(values)} cards.")
-    order = sorted(values, key=lambda card: (values[card], card))
-    unseen = [card for card in order if card not in memory.cards]
+    distinct = sorted(set(values.values()))
+    rank = {card: distinct.index(value) for card, value in values.items()}
+    unseen = sorted(card for card in values if card not in memory.cards)
     rng.shuffle(unseen)
     kept_for_new = min(len(unseen), round(size * new_share))
     groups, free = [], set(values)
@@ -171,11 +182,11 @@ def deal(memory, values, size, now, rng, new_share=0.0, together=2):
             free.difference_update(entry.card for entry in group)
 
     for item in memory.due(now):
-        add(_group(memory, item, free, order), size - kept_for_new - (len(values) - len(free)))
+        add(_group(memory, item, free, rank), size - kept_for_new - (len(values) - len(free)))
     for card in unseen:
         if card in free:
             room = size - (len(values) - len(free))
-            run = _run(card, free, order, min(together, room))
+            run = _run(card, free, rank, min(together, room))
             add([Dealt(run[0], "new")] + [Dealt(other, "neighbour", run[0]) for other in run[1:]], room)
     least_sure = sorted(free, key=lambda card: (memory.retrievability(card, now), card))
     for card in least_sure[:size - (len(values) - len(free))]:
@@ -186,26 +197,28 @@ def deal(memory, values, size, now, rng, new_share=0.0, together=2):
     return [dealt for group in groups for dealt in group]
 
 
-def _nearest(card, free, order):
-    """Return the free card next to `card` in value (the closer by rank; the lower on a tie), or None."""
-    at = order.index(card)
-    candidates = [(abs(index - at), index) for index, other in enumerate(order) if other in free and other != card]
-    return order[min(candidates)[1]] if candidates else None
+def _nearest(card, free, rank):
+    """Return the free card nearest to `card` in value but not equal to it (equal values are never confused), or None.
+
+    `rank` numbers the deck's distinct values in order; a tie goes to the lower card, by name.
+    """
+    candidates = [(abs(rank[other] - rank[card]) or len(rank) + 1, other) for other in free if other != card]
+    return min(candidates)[1] if candidates else None
 
 
-def _run(card, free, order, length):
-    """Return `card` and up to `length` - 1 free cards next to it in value."""
+def _run(card, free, rank, length):
+    """Return `card` and up to `length` - 1 free cards, each the nearest in value to one already in the run."""
     run = [card]
     while len(run) < length:
-        nearest = min((_nearest(member, free - set(run), order) for member in run), default=None,
-                      key=lambda other: min(abs(order.index(other) - order.index(m)) for m in run) if other else 10**9)
-        if nearest is None:
+        nearest = [(abs(rank[other] - rank[member]) or len(rank) + 1, other) for member in run
+                   for other in [_nearest(member, free - set(run), rank)] if other]
+        if not nearest:
             break
-        run.append(nearest)
+        run.append(min(nearest)[1])
     return run
 
 
-def _group(memory, item, free, order):
+def _group(memory, item, free, rank):
     """Return the cards an item brings to a deal: the due card last, after the card it was confused with."""
     if isinstance(item, frozenset):
         first, second = sorted(item)
@@ -217,5 +230,5 @@ def _group(memory, item, free, order):
     partner = memory.partner(item, free - {item})
     if partner is not None:
         return [Dealt(partner, "partner", item), Dealt(item, "due", partner)]
-    neighbour = _nearest(item, free, order)
+    neighbour = _nearest(item, free, rank)
     return [Dealt(neighbour, "neighbour", item), Dealt(item, "due")] if neighbour else [Dealt(item, "due")]
