@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 PAGES = ["/", "/cards/", "/cards/stegosaurus", "/cards/?deck=animals", "/periods", "/periods/jurassic",
          "/timeline", "/charts/sizes", "/charts/weights", "/play/", "/play/cardline/new", "/play/practice/new",
          "/play/practice/daily", "/play/practice/endless", "/play/stack/new", "/play/dinoblivion/new", "/play/dinoblivion/rules",
-         "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
+         "/tricky/", "/tricky/progress", "/lessons/", "/lessons/diets", "/join", "/teach/login", "/teach/register",
          "/?large=1", "/cards/stegosaurus?large=1&units=imperial", "/timeline?large=1", "/play/?large=1",
          "/cards/carcharodontosaurus?large=1", "/cards/lion?large=1",  # a long name; a web address in its notes
          "/lessons/scientific-names?large=1"]  # a table
