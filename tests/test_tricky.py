@@ -251,7 +251,7 @@ def test_the_practice_page_leads_to_my_tricky_cards_and_its_progress(client):
     index = client.get("/tricky/")
     assert index.status_code == 200
     text = index.get_data(as_text=True)
-    assert "Practise my tricky cards" in text and "<noscript>" in text and "deals at random" in text
+    assert "Practise my tricky cards" in text and "<noscript>" in text and "deals cards at random" in text
 
 
 def test_a_tricky_practice_deals_the_confused_cards_first(app, client):
