@@ -8,8 +8,8 @@ shown where it belongs, and the student learns from it. The accuracy on the deck
 placed right into a line of all the others) is measured at the start of each day, before practising; the figure is
 the number of placements made before it first reaches the target.
 
-    python scripts/bench_learning.py                       # the README's figures
-    python scripts/bench_learning.py --characteristic period --seeds 10
+    PYTHONPATH=. python scripts/bench_learning.py                         # mass: the README's first figure
+    PYTHONPATH=. python scripts/bench_learning.py --characteristic period  # length, period, lifespan: the others
 """
 
 import argparse
