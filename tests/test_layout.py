@@ -9,7 +9,7 @@ from pathlib import Path
 from webapp.play.adapters import ADAPTERS
 
 WEBAPP = Path(__file__).resolve().parents[1] / "webapp"
-FEATURES = ("main", "auth", "cards", "timeline", "play", "classroom", "learn", "sources")
+FEATURES = ("main", "auth", "cards", "timeline", "play", "classroom", "learn", "sources", "tricky")
 SHARED_TEMPLATES = {"errors"}  # the one error page every feature answers with
 
 
