@@ -20,13 +20,12 @@ import statistics
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from webapp.play.adapters import practice
-from webapp.tricky import schedule
+from webapp.tricky import deal, schedule
 from webapp.tricky.learner import Learner, LearnerModel
 
 DATA = Path(__file__).resolve().parent.parent / "cards_db" / "data"
 COLUMNS = {"mass": ("dinosaurs", "mass_kg"), "length": ("dinosaurs", "length_m"), "lifespan": ("animals", "lifespan_years")}
-NEW_SHARE, TOGETHER = practice.NEW_SHARE, practice.TOGETHER  # as the app deals
+NEW_SHARE, TOGETHER = deal.NEW_SHARE, deal.TOGETHER  # as the app deals
 START = datetime(2026, 1, 5, 16, tzinfo=UTC)  # a weekday after school: one practice a day from then on
 
 

@@ -14,7 +14,8 @@ from webapp.extensions import db
 from webapp.games import InvalidConfig
 from webapp.games import practice as pr
 from webapp.models import Game
-from webapp.tricky import record, schedule
+from webapp.play import tricky_record as record
+from webapp.tricky import schedule
 from webapp.tricky.learner import Learner, LearnerModel, confusable
 
 NOW = datetime(2026, 3, 2, 17, tzinfo=UTC)

@@ -7,8 +7,8 @@ from flask import redirect, render_template, url_for
 from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.seats import remember_seats
-from webapp.play.adapters.practice import start_tricky
 from webapp.tricky import bp, progress
+from webapp.tricky.deal import start_tricky
 from webapp.tricky.forms import ProgressForm, TrickyForm
 
 LIVING_TODAY = "Living today"

@@ -1,7 +1,5 @@
 """Solo practice for students: sorting challenges, diet bins, the daily challenge, and my tricky cards."""
 
-import random
-import secrets
 
 from flask import request
 
@@ -10,17 +8,13 @@ from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.seats import held_seats
 from webapp.errors import AppError
-from webapp.play import store
+from webapp.play import store, tricky_record
 from webapp.play.adapters.base import SoloAdapter
 from webapp.play.adapters.cardline import line_slugs
 from webapp.play.forms import AnswerForm, PracticeForm
-from webapp.tricky import record, schedule
 
 DAILY_CHARACTERISTICS = ("mass", "length", "period")
 DAILY_CARDS = 8
-# How a tricky deal is made (scripts/bench_learning.py measured these): the share kept for cards not yet seen, and
-# how many neighbours in value new cards come with.
-NEW_SHARE, TOGETHER = 0.2, 3
 
 
 def start_practice(deck, characteristic, count, mode, seed=None, label="practice", gate=None, deal=None):
@@ -55,18 +49,6 @@ def start_daily(day):
 def start_endless(deck, characteristic, seed=None):
     """Start an endless line: the whole deck one card at a time, three lives."""
     return start_practice(deck, characteristic, None, "endless", seed=seed, label="endless line")
-
-
-def start_tricky(deck, characteristic, count, history, now, seed=None):
-    """Start "Practise my tricky cards": `count` cards placed into a line, dealt by the scheduler from `history`."""
-    values = card_values(deck, characteristic)
-    if count + 1 > len(values):
-        raise AppError(400, f"This deck has {len(values)} cards with a {characteristic}: choose fewer cards.")
-    memory = schedule.remember(history, characteristic)
-    seed = secrets.randbelow(2**31) if seed is None else seed
-    dealt = schedule.deal(memory, values, count + 1, now, random.Random(seed), NEW_SHARE, TOGETHER)
-    return start_practice(deck, characteristic, count, "line", seed=seed, label="my tricky cards",
-                          deal=[entry.card for entry in dealt])
 
 
 class PracticeAdapter(SoloAdapter):
@@ -131,7 +113,7 @@ class PracticeAdapter(SoloAdapter):
             "owner": 0 in held_seats(game),
             "closed": closed, "view_version": store.view_version(game, closed),
             # What this browser keeps for "My tricky cards": only placements the page shows after their verdicts.
-            "tricky_record": record.shown_placements(observation),
+            "tricky_record": tricky_record.shown_placements(observation),
         }
 
     def face_up(self, observation):
