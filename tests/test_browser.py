@@ -708,7 +708,8 @@ def test_on_a_phone_a_games_board_is_the_first_screen_and_the_site_links_fold_in
     for kind in ("cardline", "stack", "dinoblivion", "practice"):
         page.goto(f"{live_server}/play/{kind}/new")
         with page.expect_navigation():
-            page.locator("main form [type=submit]").last.tap()
+            page.locator("main form").first.locator("[type=submit]").last.tap()  # the set-up form's start
+        assert page.url.startswith(f"{live_server}/play/{kind}/"), page.url
         assert page.evaluate("document.querySelector('main').getBoundingClientRect().top") < 90, kind  # was 220
         assert not page.get_by_role("navigation", name="Main").first.is_visible()
         menu = page.locator(".play-menu > summary")
