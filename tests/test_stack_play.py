@@ -130,6 +130,16 @@ def test_colours_carry_a_symbol_and_a_name(games, client):
         assert f"{name} {symbol}" in html
 
 
+def test_every_face_up_card_shows_its_animal_and_each_colour_a_shape_of_its_own(games, client):
+    html = client.get(games.stack(client) + "?seat=0").get_data(as_text=True)
+    faces = re.findall(r'<span class="stack-card kind-(\w+)(?: colour-(\w+))?"><img src="/static/([\w/.-]+)" alt="">', html)
+    assert faces, "no card face drawn"
+    drawn = {(kind, colour): picture for kind, colour, picture in faces}
+    tower_order = [colour for kind, colour in drawn if kind == "dino"]
+    assert len(tower_order) == 4 and len({drawn["dino", colour] for colour in tower_order}) == 4
+    assert '<span class="stack-card face-down" aria-hidden="true">Stack-O-Saurus</span>' in html  # nothing shown
+
+
 def test_a_move_from_a_board_the_game_has_left_is_refused_with_the_fresh_board(games, app, client):
     url = games.stack(client, order_mode="chosen")
     shown = re.search(r'name="seen" value="(\w+)"', client.get(url, query_string={"seat": 0}).get_data(as_text=True))[1]

@@ -14,6 +14,20 @@ SYMBOLS = {"blue": "●", "orange": "▲", "purple": "◆", "green": "■"}
 ACTIONS = ("draw", "play", "scare", "discard")
 
 
+# The animal each card shows beside its words: each colour a dinosaur of its own shape too, so the colours differ
+# by more than their colour (as they do by their symbol and name).
+PICTURES = {"apatosaurus": "silhouettes/sauropod.svg", "pterodactyl": "silhouettes/pterosaur.svg",
+            "trex": "outlines/tyrannosaurus.svg", "scare": "outlines/tyrannosaurus.svg",
+            "blue": "silhouettes/stegosaur.svg", "orange": "silhouettes/ceratopsian.svg",
+            "purple": "silhouettes/ankylosaur.svg", "green": "silhouettes/ornithopod.svg"}
+
+
+def card_face(card):
+    """Return what a card's face shows but its words: (kind, colour or None, the drawing under static/)."""
+    kind, colour = stack.KIND[card]
+    return kind, colour, PICTURES[colour if kind == "dino" else kind]
+
+
 def card_label(card):
     """Name a card in words, with its colour's symbol."""
     kind, colour = stack.KIND[card]
@@ -80,7 +94,7 @@ class StackAdapter(Adapter):
         actions = store.legal_actions(game, viewer)
         return {
             "game": game, "obs": observation, "viewer": viewer, "error": error,
-            "names": names, "card_label": card_label, "kind_of": lambda card: stack.KIND[card],
+            "names": names, "card_label": card_label, "kind_of": card_face,
             "symbols": SYMBOLS, "log": [log_sentence(e, names) for e in reversed(observation["log"])],
             "join_code": store.join_code_of(game), "open_seats": store.open_seats(game),
             "playable": {a["card"] for a in actions if a["type"] in ("play", "scare")},
