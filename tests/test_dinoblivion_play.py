@@ -390,3 +390,28 @@ def test_a_dinoblivion_turn_fits_a_phone_in_about_two_screens(browser, live_serv
         page.get_by_role("button", name="End your turn").tap()
     expect(page.get_by_role("heading", name="Mia, your turn")).to_be_visible()
     phone.close()
+
+
+def test_every_dinosaur_shows_its_animal_and_every_person_a_person():
+    from pathlib import Path
+
+    from webapp.games.dinoblivion import cards
+    from webapp.play.adapters.dinoblivion import DINOSAUR_PICTURES, card_info
+
+    static = Path(__file__).resolve().parent.parent / "webapp" / "static"
+    for card, kind in cards.CARDS.items():
+        picture = card_info(card)["picture"]
+        if kind.card_type == "dinosaur":
+            assert picture == DINOSAUR_PICTURES[kind.name], kind.name
+        elif kind.card_type in ("clan", "enemy"):
+            assert picture == "silhouettes/human.svg", kind.name
+        else:
+            assert picture is None, kind.name  # an action card: its band says what it is
+        assert picture is None or (static / picture).is_file(), picture
+
+
+def test_the_board_draws_each_face_up_dinosaur_with_its_picture(games, client):
+    url = games.dinoblivion(client, mode="solo", kinds=("human", "human"), difficulty="hunter")
+    board = client.get(url).get_data(as_text=True)
+    dinosaurs = re.findall(r'<span class="dino-card type-dinosaur">.*?</strong>', board, re.DOTALL)
+    assert dinosaurs and all('class="dino-card-picture"' in face and 'alt=""' in face for face in dinosaurs)

@@ -39,9 +39,23 @@ def rules_html():
     return Markup(markdown.markdown(RULES.read_text(encoding="utf-8"), extensions=["tables", "sane_lists"]))
 
 
+# What a card shows of what it is: each dinosaur its animal, each clan card and enemy a person.
+DINOSAUR_PICTURES = {
+    "Allosaurus": "outlines/allosaurus.svg", "Ankylosaurus": "outlines/ankylosaurus.svg",
+    "Brachiosaurus": "outlines/brachiosaurus.svg", "Compsognathus": "outlines/small-theropod.svg",
+    "Dilophosaurus": "silhouettes/theropod.svg", "Parasaurolophus": "outlines/parasaurolophus.svg",
+    "Pterodactyle": "silhouettes/pterosaur.svg", "Raptor": "outlines/dromaeosaur.svg",
+    "Spinosaurus": "outlines/spinosaurus.svg", "Stegosaurus": "outlines/stegosaurus.svg",
+    "Triceratops": "outlines/triceratops.svg", "Tyrannosaurus": "outlines/tyrannosaurus.svg"}
+PERSON_PICTURE = "silhouettes/human.svg"
+
+
 def card_info(card):
-    """Return the printed facts of a card instance (its kind's row of the card list)."""
-    return C.CARDS[card]
+    """Return the printed facts of a card instance (its kind's row of the card list) and its picture (or None)."""
+    row = C.CARDS[card]
+    picture = DINOSAUR_PICTURES.get(row.name) if row.card_type == "dinosaur" else \
+        PERSON_PICTURE if row.card_type in ("clan", "enemy") else None
+    return {**row._asdict(), "picture": picture}
 
 
 def ends_the_game(observation, action):
