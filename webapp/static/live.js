@@ -50,13 +50,38 @@
     swapHtml(await response.text());
   }
 
+  // The panel's news, which takes the focus after an answer so a screen reader reads the verdict.
+  const NEWS = "[role=alert], .big-status, h2";
+
+  function focusNews(options) {
+    const news = live.querySelector(NEWS);
+    if (news) {
+      news.tabIndex = -1;
+      news.focus(options);
+    }
+  }
+
+  // Where the focus was in the panel (the news, or a control by its name and value), to put it back
+  // after a refresh: a pushed change must not throw a keyboard user back to the top of the page.
+  function focusedPlace() {
+    const element = document.activeElement;
+    if (!element || element === live || !live.contains(element)) return null;
+    if (element.matches(NEWS)) return NEWS;
+    if (element.id) return `#${CSS.escape(element.id)}`;
+    if (element.name) return `[name="${CSS.escape(element.name)}"][value="${CSS.escape(element.value)}"]`;
+    return null;
+  }
+
   function swapHtml(html) {
     const chosen = choices();
+    const place = focusedPlace();
     live.innerHTML = html;
     pushedHtml = null;
     swaps += 1;
     fillTokens();
     restore(chosen);
+    if (place === NEWS) focusNews({ preventScroll: true });
+    else if (place) live.querySelector(place)?.focus({ preventScroll: true });
     const now = live.querySelector("[data-round-status]")?.dataset.roundStatus;
     if (drawnFor && now && now !== drawnFor) location.reload();
     else document.dispatchEvent(new Event("live-panel-swapped"));  // drag.js and feedback.js look at the new panel
@@ -124,11 +149,7 @@
         return;
       }
       await swapPanel(response);
-      const status = live.querySelector("[role=alert], .big-status, h2");
-      if (status) {
-        status.tabIndex = -1;
-        status.focus();
-      }
+      focusNews();
     } catch (error) {
       if (button) button.disabled = false;
       let failed = form.querySelector(".send-failed");
