@@ -3,7 +3,7 @@
 import re
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from cards_db.loader import split_fields, split_list
@@ -414,3 +414,33 @@ class Housekeeping(db.Model):
     __tablename__ = "housekeeping"
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     last_run_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PupilDevice(db.Model):
+    """A browser a pupil linked with their personal code to keep their tricky cards on the school's server: its
+    cookie holds a token whose hash is the id."""
+
+    __tablename__ = "pupil_devices"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    pupil_id: Mapped[int] = mapped_column(ForeignKey("pupils.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC),
+                                                   index=True)
+
+
+class PupilPlacement(db.Model):
+    """One card a pupil placed, kept for "My tricky cards": what their browser's history holds, nothing more."""
+
+    __tablename__ = "pupil_placements"
+    # A placement is the same one on every device: its card at its time (in milliseconds, as the browser has it).
+    __table_args__ = (UniqueConstraint("pupil_id", "at_ms", "card"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pupil_id: Mapped[int] = mapped_column(ForeignKey("pupils.id"), index=True)
+    card: Mapped[str] = mapped_column(String(80))
+    by: Mapped[str] = mapped_column(String(80))  # the characteristic it was sorted by
+    right: Mapped[bool] = mapped_column()
+    close: Mapped[bool] = mapped_column(default=False)
+    passed: Mapped[list] = mapped_column(JSON)  # the cards it was put on the wrong side of
+    beside: Mapped[list] = mapped_column(JSON)  # the cards either side of where it belongs
+    game: Mapped[str] = mapped_column(String(80), default="")
+    at_ms: Mapped[int] = mapped_column(BigInteger, index=True)
