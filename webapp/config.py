@@ -15,6 +15,8 @@ SCHOOL_SETTINGS = {
     "GAME_DAYS_KEPT": (30, "A game nobody has moved in for this many days is deleted, with its seats' names."),
     "ROUND_DAYS_KEPT": (365, ("A round (its students, nicknames and answers) is deleted this many days after it "
                              "finished, or after it was last used if it never finished: a school year.")),
+    "PRACTICE_DAYS_KEPT": (365, ("A pupil's tricky cards kept on the school's server: each placement is deleted this "
+                                "many days after it was made, and a linked browser unused this long is unlinked.")),
     "FORGET_DAILY": (1, ("1: the app deletes what is due itself, at most once in 24 hours, after answering a "
                          "request (no cron job or other service). 0: run `flask --app webapp forget` yourself.")),
     # Caps that keep one round or one teacher from filling the server.
