@@ -14,6 +14,8 @@ from webapp.models import (
     Game,
     JoinCode,
     Pupil,
+    PupilDevice,
+    PupilPlacement,
     Round,
     SchoolClass,
     Student,
@@ -68,10 +70,13 @@ def delete_round(rnd):
 
 
 def erase_pupils(pupil_ids):
-    """Delete pupils and everything of theirs: their students in every round, answers and homework games."""
+    """Delete pupils and everything of theirs: their students in every round, answers and homework games, their
+    tricky cards kept on the server and the browsers linked to keep them."""
     pupil_ids = list(pupil_ids)
     if pupil_ids:
         erase_students(Student.pupil_id.in_(pupil_ids))
+        for model in (PupilPlacement, PupilDevice):
+            db.session.execute(delete(model).where(model.pupil_id.in_(pupil_ids)))
         db.session.execute(delete(Pupil).where(Pupil.id.in_(pupil_ids)))
 
 
@@ -114,6 +119,8 @@ def account_contents(teacher):
         (select(func.count()).where(Answer.round_id.in_(rounds)), "answer", "answers"),
         (select(func.count()).where(SchoolClass.teacher_id == mine), "class", "classes"),
         (select(func.count()).where(Pupil.class_id.in_(classes)), "pupil on their lists", "pupils on their lists"),
+        (select(func.count()).where(PupilPlacement.pupil_id.in_(select(Pupil.id).where(Pupil.class_id.in_(classes)))),
+         "tricky card placement kept for their pupils", "tricky card placements kept for their pupils"),
         (select(func.count()).where(TeacherQuestion.teacher_id == mine), "question", "questions"),
         (select(func.count()).where(CardSet.teacher_id == mine), "card set", "card sets"),
     ]
