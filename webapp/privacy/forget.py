@@ -4,6 +4,7 @@ Due, with the school's settings (webapp.config.SCHOOL_SETTINGS):
 - a round finished ROUND_DAYS_KEPT days ago, or never finished and untouched that long (no turn, join, answer or
   homework move), with its students, their answers and homework games; its join code is free again;
 - a game nobody moved in for GAME_DAYS_KEPT days, with its join codes, unless a round still kept shows it;
+- a pupil's tricky-card placement made PRACTICE_DAYS_KEPT days ago, and a browser linked to keep them unused that long;
 - counters of guesses and creations a day or two old, and teachers' logins past their lifetime.
 Mistake reports are kept: they hold no personal data.
 """
@@ -19,7 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from webapp.classroom import erasure
 from webapp.common import limits
 from webapp.extensions import db
-from webapp.models import Answer, Game, Housekeeping, Round, Student, TeacherSession
+from webapp.models import Answer, Game, Housekeeping, PupilDevice, PupilPlacement, Round, Student, TeacherSession
 
 JOB = "forget"  # its row in the housekeeping table
 EVERY = timedelta(days=1)
@@ -57,8 +58,20 @@ def in_batches(query, erase):
     return total
 
 
+def forget_practice(cutoff):
+    """Delete pupils' tricky-card placements made before `cutoff`, and linked browsers unused since; return how
+    many placements went."""
+    milliseconds = (cutoff - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
+    placements = in_batches(select(PupilPlacement.id).where(PupilPlacement.at_ms < milliseconds),
+                            lambda ids: db.session.execute(delete(PupilPlacement).where(PupilPlacement.id.in_(ids))))
+    db.session.execute(delete(PupilDevice).where(PupilDevice.last_seen_at < cutoff))
+    db.session.commit()
+    return placements
+
+
 def forget(at=None):
-    """Delete everything due at `at` (now by default); return how many rounds, games and logins went."""
+    """Delete everything due at `at` (now by default); return how many rounds, games, logins and tricky-card
+    placements went."""
     at = at or now()
     config = current_app.config
     rounds = in_batches(select(Round.id).where(round_is_due(at - timedelta(days=config["ROUND_DAYS_KEPT"]))),
@@ -69,8 +82,9 @@ def forget(at=None):
     logins = db.session.execute(delete(TeacherSession).where(
         TeacherSession.created_at < at - current_app.permanent_session_lifetime)).rowcount
     db.session.commit()
+    placements = forget_practice(at - timedelta(days=config["PRACTICE_DAYS_KEPT"]))
     limits.forget_old(at)
-    return {"rounds": rounds, "games": games, "logins": logins}
+    return {"rounds": rounds, "games": games, "logins": logins, "placements": placements}
 
 
 def claim_the_day(at):
@@ -146,5 +160,6 @@ def forget_command():
     forgotten = forget(at)
     record_run(at)
     click.echo(f"Deleted {forgotten['rounds']} rounds (with their students, answers and homework), "
-               f"{forgotten['games']} games and {forgotten['logins']} old teacher logins; "
+               f"{forgotten['games']} games, {forgotten['logins']} old teacher logins and "
+               f"{forgotten['placements']} old placements of pupils' tricky cards; "
                "old counters of guesses are cleared.")
