@@ -40,8 +40,10 @@ def create_app(test_config=None):
     config.private_database_file(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
 
     from webapp import database, errors, filters, live
+    from webapp.common import admission
     from webapp.extensions import csrf, db, migrate
 
+    admission.init_app(app)  # first: a request waiting for its turn has done no work yet
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)

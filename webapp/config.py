@@ -28,6 +28,10 @@ SCHOOL_SETTINGS = {
     "JOINS_PER_ADDRESS_HOUR": (1200, "Joins of rounds and games' seats from one address."),
     "REPORTS_PER_ADDRESS_HOUR": (120, "Mistake reports from one address."),
     "SIGNUPS_PER_ADDRESS_HOUR": (20, "Teacher accounts registered from one address."),
+    # An overloaded process queues requests rather than serving them all slowly at once (webapp/common/admission.py).
+    "REQUESTS_AT_ONCE": (8, ("Requests one app process serves at a time (0: no bound); the rest wait in line, "
+                             "answers and controls first. Event streams are not counted.")),
+    "REQUEST_WAIT_SECONDS": (20, "How long a request waits in that line before it is told the app is very busy (503)."),
     "TRUSTED_PROXIES": (0, ("How many reverse proxies (nginx, a load balancer) stand in front of the app: with 1, "
                             "the address counted is the one the proxy saw (X-Forwarded-For), not the proxy's.")),
     # Guessing: after this many wrong tries the next must wait, twice as long after each further one.

@@ -9,6 +9,7 @@ from flask import g, render_template, request, url_for
 
 from webapp.auth.access import teacher_required
 from webapp.classroom import bp, push, rounds, screens
+from webapp.common.admission import unmetered
 from webapp.common.http import conditional_html
 
 # What Space does: the first of these the round allows now (start in the lobby, reveal, then go on).
@@ -69,6 +70,7 @@ def stage_panel(round_id):
 
 
 @bp.get("/teach/rounds/<id:round_id>/stage/events")
+@unmetered
 @teacher_required
 def stage_events(round_id):
     """Stream the stage's live part (server-sent events; `?from=N`: where the window on a long line starts)."""

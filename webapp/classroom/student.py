@@ -12,6 +12,7 @@ from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
 from webapp.classroom.forms import JoinForm, PupilJoinForm
 from webapp.common import codes, limits
+from webapp.common.admission import unmetered
 from webapp.common.http import conditional_html
 from webapp.common.seats import remember_seats
 from webapp.common.tokens import new_token, token_hash
@@ -215,7 +216,7 @@ def panel_context(rnd, student, csrf=True, error=None, answers=None):
     shared = push.shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
-               "seconds_left": rounds.seconds_left(rnd, student), "standing": push.standing_of(rnd, answers, shared), **shared}
+               "seconds_left": rounds.seconds_left(rnd, student), "standing": push.standing_of(rnd, student.id, answers, shared), **shared}
     context.update(fmt.student_context(rnd, student, answers, context["obs"]))
     return context
 
@@ -329,6 +330,7 @@ def student_panel(code):
 
 
 @bp.get("/r/<code>/events")
+@unmetered
 def student_events(code):
     """Stream a student's view of their round (server-sent events): now, and after every change that alters it."""
     return push.student_stream(*live_student(code))

@@ -12,6 +12,7 @@ from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.forms import NewRoundForm, TeacherCardSetForm
 from webapp.classroom.roster import active_students, count_students
 from webapp.common import codes
+from webapp.common.admission import unmetered
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
 from webapp.common.http import conditional_html
@@ -187,6 +188,7 @@ def round_panel(round_id):
 
 
 @bp.get("/teach/rounds/<id:round_id>/events")
+@unmetered
 @teacher_required
 def round_events(round_id):
     """Stream the live part of the round page (server-sent events): now, and after every change."""

@@ -144,6 +144,7 @@
       const response = await fetch(form.action, {
         method: "POST", body: new FormData(form), headers: { "X-Live-Panel": "1" },
       });
+      if (response.status === 503) throw new Error("busy");  // the server queued it too long: nothing was counted
       if (response.headers.get("X-Panel") !== "1") {
         location.reload();  // not a panel (taken out of the round, say): the page shows why
         return;
@@ -159,7 +160,9 @@
         failed.setAttribute("role", "alert");
         form.append(failed);
       }
-      failed.textContent = "No connection: your answer was not sent. Press the button again.";
+      failed.textContent = error.message === "busy"
+        ? "The app is very busy: your answer was not sent. Press the button again in a moment."
+        : "No connection: your answer was not sent. Press the button again.";
     }
   });
 
