@@ -3,6 +3,7 @@ the app running it once a day (issue 27, point 5)."""
 
 import csv
 import io
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -25,6 +26,8 @@ from webapp.models import (
     MistakeReport,
     Period,
     Pupil,
+    PupilDevice,
+    PupilPlacement,
     Round,
     SchoolClass,
     Source,
@@ -102,6 +105,14 @@ def a_term_of_data(app, classroom, teacher):
     assert app.test_client().post("/join", data={"code": join_code, "name": SEATED}).status_code == 302
 
     with app.app_context():
+        slug = db.session.scalar(select(Card.slug).where(Card.deck == "dinosaurs"))
+    tricky = app.test_client()  # a pupil keeps their tricky cards on the school's server
+    assert tricky.post("/tricky/link", data={"personal_code": pupils[PUPILS[0]][1]}).status_code == 302
+    placement = {"card": slug, "by": "mass", "right": True, "at": int(datetime.now(UTC).timestamp() * 1000)}
+    assert tricky.post("/tricky/kept", data={"history": f"[{json.dumps(placement)}]"}).status_code == 200
+
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(PupilPlacement)) == 1
         codes = list(db.session.scalars(select(Pupil.code)))
         assert db.session.scalar(select(func.count()).select_from(Answer)) >= 4
         assert db.session.scalar(select(func.count()).select_from(TeacherQuestion)) == 2
@@ -135,8 +146,9 @@ def test_deleting_an_account_leaves_nothing_of_it_or_its_children_in_any_table(a
 
     assert found(app, secrets) == {}
     assert counts(app, REFERENCE_TABLES) == reference
-    assert counts(app, (SchoolClass, Pupil, TeacherQuestion, TeacherSession)) == {
-        "classes": 0, "pupils": 0, "teacher_questions": 0, "teacher_sessions": 1}  # the colleague's login
+    assert counts(app, (SchoolClass, Pupil, TeacherQuestion, TeacherSession, PupilPlacement, PupilDevice)) == {
+        "classes": 0, "pupils": 0, "teacher_questions": 0, "teacher_sessions": 1,  # the colleague's login
+        "pupil_placements": 0, "pupil_devices": 0}
     with app.app_context():
         assert db.session.scalars(select(CardSet.name)).all() == []
         assert db.session.scalars(select(Student.nickname)).all() == ["Colleagues Kid"]
@@ -168,8 +180,9 @@ def test_forget_after_the_periods_leaves_no_round_or_game_data_in_any_table(app,
     monkeypatch.setattr(job, "now", lambda: start + timedelta(days=366))
     assert "Deleted 4 rounds" in runner.invoke(args=["forget"]).output
     assert found(app, children) == {}
-    assert counts(app, (Round, Student, Answer, Game, JoinCode)) == {
-        "rounds": 0, "students": 0, "answers": 0, "games": 0, "join_codes": 0}
+    assert counts(app, (Round, Student, Answer, Game, JoinCode, PupilPlacement, PupilDevice)) == {
+        "rounds": 0, "students": 0, "answers": 0, "games": 0, "join_codes": 0, "pupil_placements": 0,
+        "pupil_devices": 0}  # the tricky cards kept for a pupil: PRACTICE_DAYS_KEPT (365) days
     assert counts(app, REFERENCE_TABLES) == reference
     # The class list is the teacher's until they delete the class or their account.
     assert set(found(app, secrets)) == set(secrets) - set(children)
