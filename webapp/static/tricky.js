@@ -1,5 +1,6 @@
 // My tricky cards: every placement a practice, daily challenge or endless line page shows after its verdict is kept
-// in this browser (no account), and posted with the forms that start a tricky practice or show its progress.
+// in this browser (no account), and posted with the forms that start a tricky practice or show its progress; a
+// browser a pupil linked with their personal code also keeps it on the school's server.
 // The page gives only what it already shows (the card placed, right or not, the cards it passed, its neighbours).
 (function () {
   const key = "deep-time-cards-tricky";
@@ -47,14 +48,43 @@
   });
 
   const summary = document.querySelector(".tricky-summary");
-  if (summary) {
+  function summarise(where) {
+    if (!summary) return;
     const history = read().history;
     const confused = new Set(history.filter((p) => !p.right).map((p) => p.card));
     summary.textContent = history.length
-      ? `${history.length} placement${history.length === 1 ? "" : "s"} kept in this browser; ${confused.size} card${confused.size === 1 ? "" : "s"} you have mixed up at least once.`
-      : "No placements kept in this browser yet: this first practice deals cards at random, and learns from it.";
+      ? `${history.length} placement${history.length === 1 ? "" : "s"} kept ${where}; ${confused.size} card${confused.size === 1 ? "" : "s"} you have mixed up at least once.`
+      : `No placements kept ${where} yet: this first practice deals cards at random, and learns from it.`;
     summary.hidden = false;
   }
+  summarise("in this browser");
+
+  // A browser linked to a pupil on a class list sends its history to the school's server and catches up with the
+  // pupil's other devices: the server answers the merged history, which is kept here too.
+  const placementKey = (p) => `${p.at}|${p.card}`;
+  const sync = document.querySelector("form[data-tricky-sync]");
+  if (sync && window.fetch) {
+    fill(sync);
+    fetch(sync.action, { method: "POST", body: new FormData(sync), credentials: "same-origin",
+                         headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+      .then((answer) => {
+        const kept = read(), known = new Set(answer.history.map(placementKey));
+        const history = answer.history.concat(kept.history.filter((p) => !known.has(placementKey(p))));
+        history.sort((a, b) => a.at - b.at);
+        write({ history, games: kept.games });
+        document.querySelectorAll("form[data-tricky-history]").forEach(fill);
+        summarise(`for ${answer.pupil} (this browser and the school's server)`);
+      })
+      .catch(() => { /* offline or unlinked: this browser's own history still deals */ });
+  }
+
+  // Unlinking: this browser forgets its copy (on a shared computer, the next child does not start with it).
+  document.querySelectorAll("form[data-tricky-unlink]").forEach((form) => {
+    form.addEventListener("submit", () => {
+      try { localStorage.removeItem(key); } catch (error) { /* nothing was kept */ }
+    });
+  });
 
   const forget = document.querySelector("button[data-tricky-forget]");
   if (forget) {

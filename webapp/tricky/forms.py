@@ -1,10 +1,11 @@
-"""The tricky cards' forms: start a practice dealt by the scheduler, see the progress; both carry the history."""
+"""The tricky cards' forms: start a practice dealt by the scheduler, see the progress (both carry the history), and
+link this browser to a pupil on a class list (or unlink it) to keep the history on the school's server."""
 
 import json
 from datetime import UTC, datetime
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SubmitField
+from wtforms import HiddenField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length, NumberRange, ValidationError
 
 from webapp.common.forms import DeckForm
@@ -22,6 +23,8 @@ class HistoryForm(FlaskForm):
         try:
             raw = json.loads(field.data) if field.data else []
             field.placements = schedule.parse_history(raw, datetime.now(UTC))
+            if "\\u0000" in field.data:  # the only way JSON writes one; PostgreSQL cannot store it
+                raise schedule.BadHistory("A placement holds a NUL character.")
         except (ValueError, RecursionError) as error:
             message = str(error) if isinstance(error, schedule.BadHistory) else "The history is not valid JSON."
             raise ValidationError(f"This browser's history of your cards could not be read: {message}") from error
@@ -39,3 +42,23 @@ class ProgressForm(HistoryForm):
     """Show the progress page for this browser's history."""
 
     submit = SubmitField("See my progress")
+
+
+class KeptForm(HistoryForm):
+    """Merge this browser's history into the pupil's kept on the server, and get the merged one back."""
+
+
+class LinkForm(FlaskForm):
+    """Link this browser to a pupil on a class list with the personal code on their slip."""
+
+    personal_code = StringField("Your personal code (on your slip)", validators=[
+        InputRequired(message="Type the personal code on your slip."),
+        Length(max=8, message="A personal code has 6 characters.")])
+    submit = SubmitField("Keep my tricky cards on the school's server")
+
+
+class UnlinkForm(FlaskForm):
+    """Stop keeping this browser's tricky cards on the server for its pupil."""
+
+    submit = SubmitField("Stop keeping them here")
+
