@@ -105,11 +105,9 @@ def build_shared_view(rnd, team):
     for instance in [*periods, *cards.values()]:
         db.session.expunge(instance)
     ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
-    # Points move only at a reveal, which changes the version: a student's place is read off these.
-    scores = results.scores(rnd) if ranked else None
-    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods},
-            "leaderboard": results.top_students(rnd) if visible and fmt.ranks_students else None,
-            "scores": scores, "places": None if scores is None else results.places(scores),
+    # Points move only at a reveal, which changes the version: a student's place and streak are read off these.
+    standing = results.class_standing(rnd, fmt.shown_turns(rnd), ranked, visible and fmt.ranks_students)
+    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods}, **standing,
             "class_size": count_students(rnd)}
 
 
@@ -198,19 +196,16 @@ def student_look(round_id, student_id, held, woken_by):
     if drawn is None:
         html = render_template("classroom/student/_panel.html", **variant_context(rnd, fmt, student, shared, own))
         drawn = snap.variants[variant] = (html, digest(html))
-    standing = standing_of(rnd, answers, shared)
+    standing = standing_of(rnd, student_id, answers, shared)
     seconds = rounds.seconds_left(rnd, student)
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
     return {"key": f"{drawn[1]}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": drawn[0],
             "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
 
 
-def standing_of(rnd, answers, shared):
-    """Say a student's points (from their answers) and, where the teacher shows rankings, their place."""
-    points = sum(1 for correct in answers.values() if correct)
-    places = shared["places"]
-    place = None if places is None else places.get(points) or results.place_of(points, shared["scores"])
-    return results.standing_words(points, place, shared["class_size"], rnd.status == "finished")
+def standing_of(rnd, student_id, answers, shared):
+    """Say a student's points and, where the teacher shows rankings, their place (and streak, where named)."""
+    return results.standing(rnd, student_id, answers, shared)
 
 
 def variant_context(rnd, fmt, student, shared, own):

@@ -12,18 +12,25 @@ from webapp.classroom.roster import active_students
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.extensions import db
 from webapp.filters import format_length, format_lifespan, format_mass
+from webapp.games.rounds import points as scoring
 from webapp.models import Answer, Card, Game, Round, Student
 from webapp.play.store import observe
 
 
 def answer_rows(rnd):
-    """Return every answer of the round, first turn first, with the student and the card's name (pandas)."""
+    """Return every answer of the round, first turn first, with the student and the card's name (pandas); in a round
+    scored by speed, the points each scored."""
     rows = db.session.execute(
         select(Answer.turn, Student.nickname, Student.team, Answer.card, Card.common_name, Answer.gap,
                Answer.correct, Answer.seconds)
         .join(Student, Student.id == Answer.student_id).outerjoin(Card, Card.slug == Answer.card)
         .where(Answer.round_id == rnd.id).order_by(Answer.turn, Answer.id)).all()
     frame = pd.DataFrame(rows, columns=["turn", "nickname", "team", "card", "animal", "gap", "correct", "seconds"])
+    rule = points_rule(rnd)
+    if rule.by_speed:  # what each answer scored, from its exact time, so that a student's total can be checked
+        turn_seconds = rnd.settings.get("turn_seconds")
+        frame["points"] = [rule.points(correct, seconds, turn_seconds)
+                           for correct, seconds in zip(frame["correct"], frame["seconds"], strict=True)]
     frame["seconds"] = frame["seconds"].round(1)
     return frame
 
@@ -181,26 +188,95 @@ def self_paced_words(obs, answers, index, names):
     return place_words([e["card"] for e in obs["line"] if e["card"] not in later], answer["answer"], names)
 
 
-def leaderboard(rnd, asked=None):
-    """Return students ranked by points (right answers), with accuracy and speed kept apart.
+def leaderboard(rnd, asked=None, shown_turns=()):
+    """Return students ranked by points (the round's points rule), with accuracy and speed kept apart.
 
     Accuracy is out of `asked` (the items the class was asked and shown the answer to), so an item a student let
     pass counts against it; without `asked`, out of the student's own judged answers (a team's votes).
+    A streak runs over `shown_turns` (those turns, in order), named where the round shows streaks.
     """
     totals = {row.student_id: row for row in db.session.execute(
         select(Answer.student_id, func.count(Answer.correct).label("judged"),
                func.sum(case((Answer.correct.is_(True), 1), else_=0)).label("right"),
                func.avg(Answer.seconds).label("seconds"))
         .where(Answer.round_id == rnd.id).group_by(Answer.student_id))}
+    # By speed an answer's points are worked out from its time: one more query, only in such a round.
+    tallied = tallies(rnd, shown_turns) if points_rule(rnd).by_speed else {}
+    named = streaks_shown(rnd)
     board = []
     for student in active_students(rnd):
         row = totals.get(student.id)
         judged, right = (row.judged, int(row.right or 0)) if row else (0, 0)
         out_of = asked if asked is not None else judged
-        board.append({"nickname": student.nickname, "team": student.team, "points": right, "answered": judged,
-                      "out_of": out_of, "accuracy": right / out_of if out_of else None,
-                      "average_seconds": float(row.seconds) if row and row.seconds is not None else None})
+        tally = tallied[student.id][1] if student.id in tallied else scoring.Tally(right, right)
+        board.append({"nickname": student.nickname, "team": student.team, "points": tally.points, "right": right,
+                      "answered": judged, "out_of": out_of, "accuracy": right / out_of if out_of else None,
+                      "average_seconds": float(row.seconds) if row and row.seconds is not None else None,
+                      "streak_words": streak_words(tally.streak) if named else ""})
     return with_places(sorted(board, key=lambda entry: (-entry["points"], entry["nickname"].casefold())))
+
+
+def points_rule(rnd):
+    """Return how the round's answers score (webapp.games.rounds.points): one point each, or by speed."""
+    return scoring.rule_of(rnd.settings)
+
+
+def streaks_shown(rnd):
+    """Say whether the round names students' answer streaks: its points rule does, and its leaderboard shows."""
+    return points_rule(rnd).streaks and rnd.settings.get("leaderboard", "every") != "never"
+
+
+def streak_words(streak):
+    """Say a streak as every screen does ("4 in a row"); "" for one too short to name."""
+    return f"{streak} in a row" if streak >= scoring.STREAK_SHOWN_FROM else ""
+
+
+def tallies(rnd, shown_turns):
+    """Return {student id: (nickname, Tally)} of every student still in who answered, by the round's points rule,
+    from one read of their answers (a streak runs over `shown_turns`)."""
+    rule, turn_seconds, shown = points_rule(rnd), rnd.settings.get("turn_seconds"), sorted(shown_turns)
+    answers = {}
+    for student_id, nickname, turn, correct, seconds in db.session.execute(
+            select(Answer.student_id, Student.nickname, Answer.turn, Answer.correct, Answer.seconds)
+            .join(Student, Student.id == Answer.student_id)
+            .where(Answer.round_id == rnd.id, Student.removed.is_(False))):
+        answers.setdefault(student_id, (nickname, []))[1].append((turn, correct, seconds))
+    return {student_id: (nickname, scoring.tally(given, shown, rule, turn_seconds))
+            for student_id, (nickname, given) in answers.items()}
+
+
+def class_standing(rnd, shown_turns, ranked, top_shown, limit=5):
+    """Return what every student's panel shares of the class's standing, read once per round version.
+
+    {leaderboard: the `limit` best (when `top_shown`), scores: everyone's points from 1 up, best first, and
+    places: {points: place} (when `ranked`), tallies: {student id: Tally} (by speed; None: count right answers)}.
+    """
+    if not points_rule(rnd).by_speed:
+        scored = scores(rnd) if ranked else None
+        return {"leaderboard": top_students(rnd, limit) if top_shown else None, "scores": scored,
+                "places": None if scored is None else places(scored), "tallies": None}
+    tallied = tallies(rnd, shown_turns) if rnd.status != "lobby" else {}
+    best = sorted(((nickname, tally) for nickname, tally in tallied.values() if tally.points > 0),
+                  key=lambda pair: (-pair[1].points, pair[0].casefold()))
+    named = streaks_shown(rnd)
+    scored = [tally.points for _, tally in best] if ranked else None
+    top = with_places([{"nickname": nickname, "points": tally.points,
+                        "streak_words": streak_words(tally.streak) if named else ""}
+                       for nickname, tally in best[:limit]]) if top_shown else None
+    return {"leaderboard": top, "scores": scored, "places": None if scored is None else places(scored),
+            "tallies": {student_id: tally for student_id, (_, tally) in tallied.items()}}
+
+
+def standing(rnd, student_id, answers, shared):
+    """Say a student's own standing: their points by the round's rule, their place where the teacher shows rankings,
+    and their streak where the round names streaks (`answers`: their {turn: right?}; `shared`: class_standing's)."""
+    tallied = shared.get("tallies")
+    tally = tallied.get(student_id, scoring.Tally()) if tallied is not None else None
+    points = tally.points if tally else sum(1 for correct in answers.values() if correct)
+    every = shared["places"]
+    place = None if every is None else every.get(points) or place_of(points, shared["scores"])
+    streak = streak_words(tally.streak) if tally and streaks_shown(rnd) else ""
+    return standing_words(points, place, shared["class_size"], rnd.status == "finished", streak)
 
 
 def place_of(points, all_points):
@@ -208,12 +284,13 @@ def place_of(points, all_points):
     return 1 + sum(1 for other in all_points if other > points)
 
 
-def standing_words(points, rank, of, finished):
-    """Say a student's points and place: the end of the round's last line, or the line under the game."""
-    said = f"{points} point{'' if points == 1 else 's'}"
+def standing_words(points, rank, of, finished, streak=""):
+    """Say a student's points and place (and streak, in words): the end of the round's last line, or the line under
+    the game."""
+    said = f"{points:,} point{'' if points == 1 else 's'}"
     if finished:
         return f" You scored {said}{f': number {rank} of {of}' if rank else ''}."
-    return f"You: {said} · number {rank} of {of}" if rank else ""
+    return f"You: {said} · number {rank} of {of}{f' · {streak}' if streak else ''}" if rank else ""
 
 
 def places(all_points):
