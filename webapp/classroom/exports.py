@@ -59,17 +59,20 @@ def answers_table(frame, missed, item, answer_column, item_key, described):
     return table
 
 
-def students_table(board, team_names):
-    """Return the leaderboard as a spreadsheet table: place, student, team, points, answered, out of, accuracy (%)."""
+def students_table(board, team_names, by_speed=False):
+    """Return the leaderboard as a spreadsheet table: place, student, team, points, answered, out of, accuracy (%);
+    scored by speed, the right answers too (points then count more than them)."""
     rows = [{"place": row["place"], "student": row["nickname"], "team": team_names.get(row.get("team")),
-             "points": row["points"],
+             "points": row["points"], "right": row["right"],
              "answered": row["answered"], "out_of": row["out_of"],
              "accuracy_percent": round(100 * row["accuracy"]) if row["accuracy"] is not None else None,
              "average_seconds": round(row["average_seconds"], 1) if row["average_seconds"] is not None else None}
             for row in board]
-    table = pd.DataFrame(rows, columns=["place", "student", "team", "points", "answered", "out_of",
+    table = pd.DataFrame(rows, columns=["place", "student", "team", "points", "right", "answered", "out_of",
                                         "accuracy_percent", "average_seconds"])
     table = table.astype({"accuracy_percent": "Int64"})
+    if not by_speed:
+        table = table.drop(columns="right")
     return table if table["team"].notna().any() else table.drop(columns="team")
 
 

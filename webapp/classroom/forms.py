@@ -19,6 +19,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from webapp.classroom.formats import FORMATS
 from webapp.common import dino_names
 from webapp.common.forms import DeckForm, blank_or_choice, diet_options, group_options, options, period_options
+from webapp.games.rounds import points as scoring
 
 HOMEWORK = "self_paced"
 
@@ -81,6 +82,23 @@ class PupilJoinForm(FlaskForm):
     def __init__(self, *args, pupils=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.pupil.choices = options((str(p.id), p.display_name) for p in pupils)
+
+
+def points_field(label="Points"):
+    """Return the field choosing how a live round's answers score: a point each (the default), or by speed."""
+    return SelectField(label, default=scoring.DEFAULT, validate_choice=False,
+                       choices=options((rule.name, rule.label) for rule in scoring.RULES.values()))
+
+
+def check_points(name, fmt):
+    """Refuse a points rule that is not one, or speed points for a format whose class does not answer at once."""
+    rule = scoring.RULES.get(name)
+    if rule is None:
+        raise ValidationError(f"Choose how answers score: {scoring.RIGHT_ANSWERS.label.lower()} or speed points.")
+    if rule.by_speed and not (fmt and fmt.speed_points):
+        formats = " and ".join(f.short_label.lower() for f in FORMATS.values() if f.speed_points and f.choice)
+        raise ValidationError(f"Speed points are for rounds where the whole class answers the same card at once "
+                              f"({formats}): choose 1 point per right answer.")
 
 
 class Timetable:
@@ -150,6 +168,7 @@ class NewRoundForm(Timetable, DeckForm):
         InputRequired(), NumberRange(min=2, max=8, message="Split the class into 2 to 8 teams.")])
     team_mode = SelectField("Team decisions", choices=options([
         ("captain", "The captain places the card"), ("majority", "Majority vote of the team")]))
+    points = points_field("Points (class line, diet sort)")
     dino_names = BooleanField(dino_names.SETTING_LABEL)
     submit = SubmitField("Create the round")
 
@@ -167,6 +186,9 @@ class NewRoundForm(Timetable, DeckForm):
     def validate_for_class(self, field):
         if field.data and field.data not in self.teacher_class_ids:
             raise ValidationError("Choose one of your classes, or anyone with the code.")
+
+    def validate_points(self, field):
+        check_points(field.data, FORMATS.get(self.format.data))
 
     def class_id(self):
         """Return the id of the class the round is for, or None (open to anyone with the code)."""
@@ -187,7 +209,7 @@ class NewRoundForm(Timetable, DeckForm):
 
         data = {key: settings.get(key) for key in ("deck", "characteristic", "choice", "period", "group", "diet",
                                                    "count", "hand_size", "turn_seconds", "leaderboard", "teams",
-                                                   "team_mode", "stage_names", "dino_names")
+                                                   "team_mode", "stage_names", "dino_names", "points")
                 if settings.get(key) is not None}
         return {**data, "title": rnd.title, "format": rnd.format, "timezone": zone,
                 "for_class": str(rnd.class_id) if rnd.class_id else "",
@@ -205,7 +227,7 @@ class NewRoundForm(Timetable, DeckForm):
                 "set_id": int(self.card_set.data) if self.choice.data == "set" else None,
                 "count": self.count.data, "hand_size": self.hand_size.data, "turn_seconds": self.turn_seconds.data,
                 "leaderboard": self.leaderboard.data, "teams": self.teams.data, "team_mode": self.team_mode.data,
-                "stage_names": self.stage_names.data, **self.timetable(),
+                "stage_names": self.stage_names.data, "points": self.points.data, **self.timetable(),
                 # A class's pupils play under the names on its list, so a class round never takes dino names.
                 "dino_names": bool(self.dino_names.data) and self.class_id() is None}
 
@@ -311,6 +333,7 @@ class QuestionQuizForm(Timetable, FlaskForm):
         ("every", "After every question"), ("end", "Only at the end"), ("never", "Never")]))
     title = StringField("Title", default="My questions", validators=[InputRequired(message="Give the quiz a title."),
                                                                      Length(max=120)])
+    points = points_field("Points (live quiz)")
     for_class = SelectField("Who plays", validate_choice=False)
     dino_names = BooleanField(dino_names.SETTING_LABEL)
 
@@ -323,6 +346,9 @@ class QuestionQuizForm(Timetable, FlaskForm):
     def validate_for_class(self, field):
         if field.data and field.data not in self.teacher_class_ids:
             raise ValidationError("Choose one of your classes, or anyone with the code.")
+
+    def validate_points(self, field):
+        check_points(field.data, FORMATS["quiz"])
 
     def class_id(self):
         """Return the id of the class the quiz is for, or None (open to anyone with the code)."""

@@ -19,6 +19,7 @@ from webapp.classroom.clock import seconds
 from webapp.classroom.roster import active_students
 from webapp.common.words import DRAWN_CARD_LINE, name_line
 from webapp.games.rounds import RoundState
+from webapp.games.rounds import points as scoring
 
 # The line's area on the stage is about this many times as wide as it is high; a card is this many times as high
 # as wide (with its drawing; a compact card, name and value only, is lower).
@@ -49,6 +50,7 @@ class RoundFormat(ABC):
     rules = None  # its rules for the state machine (webapp.games.rounds.formats), which hold its engine
     live = True  # the class plays at once: a lobby on the stage, the join code in its corner, a podium at the end
     ranks_students = True  # a leaderboard of students (teams rank otherwise)
+    speed_points = False  # a right answer may score by its speed (the whole class answers each item at once)
     item = "Card"  # what one turn asks about, on the stage's progress line
     control_words: ClassVar[dict] = {}  # a control's words where this format says it otherwise
     # The tables of its results files (export_tables' names, in order) and the words of their download links.
@@ -93,6 +95,10 @@ class RoundFormat(ABC):
     def turn(self, rnd):
         """Return the number of the turn being played (answers are kept per turn)."""
         return self.rules.turn(rnd.state)
+
+    def shown_turns(self, rnd):
+        """Return the turns whose item the class was shown the answer to, in order (a streak runs over them)."""
+        return []
 
     # --- starting and joining ------------------------------------------------------------------------------
 
@@ -241,13 +247,19 @@ class Answered(RoundFormat):
         keys = pd.concat([frame[self.item_key], missed[self.item_key]]).dropna().unique()
         answers = exports.answers_table(frame, missed, self.item, self.answer_column, self.item_key,
                                         self.described(rnd, keys))
+        by_speed = results.points_rule(rnd).by_speed
+        if by_speed and "points" in answers:  # what each answer scored, so that a student's total can be checked
+            answers["points"] = answers["points"].fillna(0).astype(int)
         board = results.leaderboard(rnd, self.asked_count(rnd))
         return {"answers": exports.with_round(rnd, answers),
-                "students": exports.with_round(rnd, exports.students_table(board, self.team_names(rnd)))}
+                "students": exports.with_round(rnd, exports.students_table(board, self.team_names(rnd), by_speed))}
 
     def shown_items(self, rnd):
         """Return (turn, item) of each item the class was asked and shown the answer to: who gave none missed it."""
         return []
+
+    def shown_turns(self, rnd):
+        return [turn for turn, _ in self.shown_items(rnd)]
 
     def missed_rows(self, rnd, frame):
         """Return a row (turn, nickname, team, item) for each student in the round who gave no answer to a shown item."""
@@ -269,7 +281,10 @@ class Answered(RoundFormat):
 
 
 class WholeClass(Answered):
-    """The whole class answers the same item, then it is revealed; students are ranked by right answers."""
+    """The whole class answers the same item, then it is revealed; students are ranked by points (a point per right
+    answer, or speed points as the teacher chose)."""
+
+    speed_points = True
 
     def teacher_context(self, rnd, students, turn_answers):
         obs = self.observe(rnd)
@@ -282,7 +297,7 @@ class WholeClass(Answered):
         board = rnd.settings.get("leaderboard", "every")
         # Not in the lobby: a list of everyone at 0 points is no leaderboard.
         if (board == "every" and rnd.status != "lobby") or (board == "end" and rnd.status == "finished"):
-            context["leaderboard"] = results.leaderboard(rnd)
+            context["leaderboard"] = results.leaderboard(rnd, shown_turns=self.shown_turns(rnd))
         return context
 
     def confirm(self, action, answered):
@@ -292,8 +307,10 @@ class WholeClass(Answered):
 
     def student_context(self, rnd, student, answers, obs):
         last = obs.get("last_reveal")
+        # The streak is part of the panel's variant only where it is named: a few more variants, one per length.
+        streak = scoring.streak(shown_turns_in(obs), answers) if results.streaks_shown(rnd) else None
         return {"mine": answer_on(answers, obs["turn"]), "last": last,
-                "last_mine": last and answer_on(answers, last["turn"])}
+                "last_mine": last and answer_on(answers, last["turn"]), "streak": streak}
 
     def stage_context(self, rnd, context):
         return {"most_votes": max(context.get("votes", {}).values(), default=0)}
@@ -302,7 +319,7 @@ class WholeClass(Answered):
         return len(self.shown_items(rnd))
 
     def shown_items(self, rnd):
-        return [(record["turn"], record["card"]) for record in self.observe(rnd)["reveals"] if not record.get("skipped")]
+        return shown_in(self.observe(rnd))
 
     def ending(self, rnd, context):
         board = [row for row in context.get("leaderboard") or [] if row["points"] > 0]
@@ -311,6 +328,16 @@ class WholeClass(Answered):
                            for place, group in podium(board, lambda row: row["points"])],
                 "no_podium": "Nobody scored a point this time." if rnd.settings.get("leaderboard") != "never" else "",
                 **self.hardest_part(rnd, context["obs"])}
+
+
+def shown_in(obs):
+    """Return (turn, item) of each item a whole-class round's observation shows as revealed (not skipped)."""
+    return [(record["turn"], record["card"]) for record in obs["reveals"] if not record.get("skipped")]
+
+
+def shown_turns_in(obs):
+    """Return the turns of the items a whole-class round's observation shows as revealed."""
+    return [turn for turn, _ in shown_in(obs)]
 
 
 def names_of(line, context):
@@ -333,8 +360,8 @@ def answer_on(answers, turn):
 
 
 def plural(count, noun):
-    """Return "1 point", "2 points"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    """Return "1 point", "2 points", "3,450 points"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def line_window(names, start=0, gaps=False, focus=None, drawn_up_to=None):
