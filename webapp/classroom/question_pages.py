@@ -137,7 +137,7 @@ def live_quiz_of_questions():
     quiz = mixed_in(mine, extra, [kind for kind in trivia.KINDS if kind != trivia.ORDER_KIND])
     seconds = 30 if form.turn_seconds.data is None else form.turn_seconds.data
     rnd = rounds.create_quiz_round(g.teacher, form.title.data.strip(), quiz, seconds, form.leaderboard.data,
-                                   form.class_id(), dino_names=form.only_dino_names())
+                                   form.class_id(), dino_names=form.only_dino_names(), points=form.points.data)
     return redirect(url_for("classroom.round_page", round_id=rnd.id))
 
 

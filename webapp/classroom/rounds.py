@@ -84,11 +84,11 @@ REJOIN_CODE_LENGTH = 6
 
 
 def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every", class_id=None,
-                      dino_names=False):
+                      dino_names=False, points="right"):
     """Create a live quiz round from drawn questions (for a class, or anyone with the code; `dino_names`: students
-    play under generated names only)."""
+    play under generated names only; `points`: how answers score, webapp.games.rounds.points)."""
     settings = {"deck": "dinosaurs", "characteristic": "quiz", "turn_seconds": turn_seconds, "leaderboard": leaderboard,
-                "seed": 0, "dino_names": dino_names and class_id is None}
+                "seed": 0, "dino_names": dino_names and class_id is None, "points": points}
     try:
         state = FORMATS[QUIZ].new_state(questions, settings, seed=0)
     except InvalidConfig as error:
