@@ -229,6 +229,8 @@ def test_a_placement_is_one_card_at_one_millisecond_on_every_device(app):
 
 @pytest.mark.browser
 def test_a_second_device_catches_up_with_the_first(browser, live_server, slugs):
+    from test_tricky import assert_accessible
+
     from webapp.classroom import classes
     from webapp.models import Teacher
 
@@ -247,11 +249,14 @@ def test_a_second_device_catches_up_with_the_first(browser, live_server, slugs):
                       history)
         page.get_by_text("I'm in a class: keep my tricky cards on the school's server").click()
         page.get_by_label("Your personal code (on your slip)").fill(code)
+        if not devices:
+            assert_accessible(page)  # the link form, open
         with page.expect_navigation():
             page.get_by_role("button", name="Keep my tricky cards on the school's server").click()
         expect(page.get_by_role("heading", name="Kept for Zoë S. on the school's server")).to_be_visible()
         expect(page.locator(".tricky-summary")).to_contain_text("2 placements kept for Zoë S.")
         devices.append(page)
+    assert_accessible(devices[0])  # linked
     second = devices[1]
     kept_there = second.evaluate("() => JSON.parse(localStorage.getItem('deep-time-cards-tricky')).history")
     assert keys(kept_there) == keys(at_home)
