@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import statements_run
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
@@ -128,6 +129,15 @@ def test_two_devices_merge_their_histories_and_each_gets_the_union(app, ava, slu
     # A browser that is not linked keeps deciding from its own history only.
     assert "No cards are remembered in this browser yet" in app.test_client().post(
         "/tricky/progress", data={"history": "[]"}).get_data(as_text=True)
+
+
+def test_a_device_in_step_with_the_server_writes_nothing(app, ava, slugs):
+    device = linked(app, ava[1][1])
+    history = [placed(slugs[n], days_ago=n) for n in range(1, 6)]
+    sync(device, history)
+    with statements_run(app) as statements:
+        assert keys(sync(device, history[2:])["history"]) == keys(history)
+    assert not [s for s in statements if s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))], statements
 
 
 def test_only_real_cards_and_recent_placements_are_stored(app, ava, slugs):

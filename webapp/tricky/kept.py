@@ -80,11 +80,17 @@ def storable(history, slugs):
 def merge(pupil, posted, now, days_kept):
     """Add the posted placements the server lacks to the pupil's, keep the newest HISTORY_LIMIT, and return the
     merged history (oldest first). Placements older than `days_kept` days are not stored (they would be deleted)."""
+    history = history_of(pupil)
     oldest = ms_since_1970(now - timedelta(days=days_kept))
-    slugs = set(db.session.scalars(select(Card.slug))) if posted else set()
+    known = {(ms_since_1970(p.at), p.card) for p in history}
+    lacking = {(ms_since_1970(p.at), p.card): p for p in posted
+               if (ms_since_1970(p.at), p.card) not in known and ms_since_1970(p.at) >= oldest}
+    if not lacking:  # a device already in step writes nothing
+        return history
+    slugs = set(db.session.scalars(select(Card.slug)))
     rows = [{"pupil_id": pupil.id, "card": p.card, "by": p.by, "right": p.right, "close": p.close,
-             "passed": list(p.passed), "beside": list(p.beside), "game": p.game, "at_ms": ms_since_1970(p.at)}
-            for p in storable(posted, slugs) if ms_since_1970(p.at) >= oldest]
+             "passed": list(p.passed), "beside": list(p.beside), "game": p.game, "at_ms": at}
+            for (at, _card), p in lacking.items() if storable([p], slugs)]
     if rows:
         insert = (postgresql if db.engine.dialect.name == "postgresql" else sqlite).insert(PupilPlacement)
         # Two devices may send the same placement at once: the second adds nothing.
@@ -94,7 +100,8 @@ def merge(pupil, posted, now, days_kept):
         db.session.execute(delete(PupilPlacement).where(PupilPlacement.pupil_id == pupil.id,
                                                         PupilPlacement.id.not_in(newest)))
         db.session.commit()
-    return history_of(pupil)
+        history = history_of(pupil)
+    return history
 
 
 def history_of(pupil):
