@@ -7,8 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from conftest import statements_run
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playwright.sync_api import expect
 from sqlalchemy import func, select
+from test_tricky import JSONISH
 
 from webapp.common.tokens import token_hash
 from webapp.extensions import db
@@ -169,6 +172,22 @@ def test_the_server_keeps_the_newest_placements_up_to_the_browsers_cap(app, ava,
     sync(phone, older)
     merged = sync(laptop, newer)["history"]
     assert keys(merged) == keys(older[4:] + newer) and stored(app) == 10
+
+
+A_PLACEMENT = st.fixed_dictionaries({
+    "card": st.text(min_size=1, max_size=80), "by": st.sampled_from(["mass", "period", "x" * 80, "Ava K."]),
+    "right": st.booleans(), "at": st.integers(-1, 2 * 10 ** 12), "passed": st.lists(st.text(max_size=80), max_size=3),
+    "game": st.text(max_size=30)})
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=st.lists(A_PLACEMENT, max_size=4) | JSONISH)
+def test_any_history_a_linked_browser_posts_is_merged_or_a_clear_400(app, ava, history):
+    device = linked(app, ava[1][1])
+    before = stored(app)
+    response = device.post("/tricky/kept", data={"history": json.dumps(history)}, headers={"Accept": "application/json"})
+    assert response.status_code in (200, 400), response.get_data(as_text=True)
+    assert stored(app) == before  # no card of this app is named so: nothing is stored
 
 
 @pytest.mark.parametrize("history, message", [

@@ -53,7 +53,8 @@ class LinkForm(FlaskForm):
 
     personal_code = StringField("Your personal code (on your slip)", validators=[
         InputRequired(message="Type the personal code on your slip."),
-        Length(max=8, message="A personal code has 6 characters.")])
+        Length(max=8, message="A personal code has 6 characters.")],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"})
     submit = SubmitField("Keep my tricky cards on the school's server")
 
 
