@@ -294,3 +294,13 @@ def test_a_second_device_catches_up_with_the_first(browser, live_server, slugs):
         second.get_by_role("button", name="Stop keeping them here").click()
     assert second.evaluate("() => localStorage.getItem('deep-time-cards-tricky')") is None
     expect(second.get_by_role("button", name="Forget my cards in this browser")).to_be_visible()
+
+
+def test_a_new_personal_code_unlinks_the_browsers_the_old_slip_linked_and_keeps_the_cards(app, teacher, ava, slugs):
+    class_url, (ava_id, code) = ava
+    found_slip = linked(app, code)
+    sync(found_slip, [placed(slugs[2])])
+    assert teacher.post(f"{class_url}/pupils/{ava_id}", data={"action": "new_code"}).status_code == 302
+    assert "Kept for" not in found_slip.get("/tricky/").get_data(as_text=True)
+    assert stored(app, PupilDevice) == 0 and stored(app) == 1  # the cards stay for the pupil's new slip
+    assert len(sync(linked(app, _code_of(app, "Ava K.")), [])["history"]) == 1

@@ -10,14 +10,14 @@ import secrets
 import zipfile
 
 import pandas as pd
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from webapp.classroom import erasure, exports
 from webapp.classroom.formats import format_of
 from webapp.common import codes, nicknames
 from webapp.errors import AppError
 from webapp.extensions import db
-from webapp.models import Pupil, Round, SchoolClass
+from webapp.models import Pupil, PupilDevice, Round, SchoolClass
 
 CODE_LENGTH = 6
 CODE_TRIES = 20  # 23**6 codes: a clash is rare, twenty in a row means something is wrong
@@ -127,8 +127,10 @@ def rename_pupil(school_class, pupil, name):
 
 
 def new_code_for(pupil):
-    """Give a pupil a new personal code (the old slip stops working)."""
+    """Give a pupil a new personal code: the old slip stops working, and so do the browsers it linked to their
+    tricky cards (a lost slip is why a teacher gives a new one)."""
     pupil.code = new_pupil_code()
+    db.session.execute(delete(PupilDevice).where(PupilDevice.pupil_id == pupil.id))
     db.session.commit()
 
 
