@@ -232,14 +232,16 @@ def streak_words(streak):
 
 
 def tallies(rnd, shown_turns):
-    """Return {student id: (nickname, Tally)} of every student still in who answered, by the round's points rule,
-    from one read of their answers (a streak runs over `shown_turns`)."""
+    """Return {student id: (nickname, Tally)} of every student still in with a right answer, by the round's points
+    rule, from one read of their right answers (only those score, and a streak runs over `shown_turns`)."""
     rule, turn_seconds, shown = points_rule(rnd), rnd.settings.get("turn_seconds"), sorted(shown_turns)
     answers = {}
+    # Table columns, not ORM attributes: a class of 1,000 gives thousands of rows, which the ORM's loading would slow.
+    given, students = Answer.__table__.c, Student.__table__.c
     for student_id, nickname, turn, correct, seconds in db.session.execute(
-            select(Answer.student_id, Student.nickname, Answer.turn, Answer.correct, Answer.seconds)
-            .join(Student, Student.id == Answer.student_id)
-            .where(Answer.round_id == rnd.id, Student.removed.is_(False))):
+            select(given.student_id, students.nickname, given.turn, given.correct, given.seconds)
+            .join(Student.__table__, students.id == given.student_id)
+            .where(given.round_id == rnd.id, given.correct.is_(True), students.removed.is_(False))).all():
         answers.setdefault(student_id, (nickname, []))[1].append((turn, correct, seconds))
     return {student_id: (nickname, scoring.tally(given, shown, rule, turn_seconds))
             for student_id, (nickname, given) in answers.items()}

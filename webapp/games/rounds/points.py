@@ -84,7 +84,6 @@ class Tally:
 
 def tally(answers: Iterable[tuple], shown_turns: Iterable[int], rule: PointsRule, turn_seconds):
     """Return a student's Tally from their answers [(turn, right?, seconds)] and the turns the class was shown."""
-    answers = list(answers)
-    return Tally(points=sum(rule.points(correct, seconds, turn_seconds) for _, correct, seconds in answers),
-                 right=sum(1 for _, correct, _ in answers if correct is True),
-                 streak=streak(shown_turns, {turn: correct for turn, correct, _ in answers}))
+    right = [(turn, seconds) for turn, correct, seconds in answers if correct is True]  # only a right one scores
+    return Tally(points=sum(rule.score(True, seconds, turn_seconds) for _, seconds in right), right=len(right),
+                 streak=streak(shown_turns, dict.fromkeys((turn for turn, _ in right), True)))
