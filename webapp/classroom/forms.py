@@ -84,10 +84,17 @@ class PupilJoinForm(FlaskForm):
         self.pupil.choices = options((str(p.id), p.display_name) for p in pupils)
 
 
+POINTS_HINT = (f"Speed points: a right answer scores more the faster it comes, {scoring.SPEED_MOST:,} at once and "
+               f"{scoring.SPEED_MOST // 2} at the end of the turn (with no timer, measured against "
+               f"{scoring.SPEED_REFERENCE_SECONDS} seconds); a wrong or missing answer scores 0. The stage and each "
+               "student's phone also show answer streaks (right answers in a row) where the leaderboard shows.")
+
+
 def points_field(label="Points"):
     """Return the field choosing how a live round's answers score: a point each (the default), or by speed."""
-    return SelectField(label, default=scoring.DEFAULT, validate_choice=False,
-                       choices=options((rule.name, rule.label) for rule in scoring.RULES.values()))
+    return SelectField(label, default=scoring.DEFAULT, validate_choice=False, description=POINTS_HINT,
+                       choices=options((rule.name, rule.label) for rule in scoring.RULES.values()),
+                       render_kw={"aria-describedby": "points-hint"})
 
 
 def check_points(name, fmt):

@@ -48,8 +48,7 @@ class PointsRule:
 
 
 RIGHT_ANSWERS = PointsRule("right", "1 point per right answer", one_point, by_speed=False, streaks=False)
-SPEED = PointsRule("speed", "Speed points: a right answer scores more the faster it comes (up to 1,000), "
-                            "and answer streaks show", speed_points, by_speed=True, streaks=True)
+SPEED = PointsRule("speed", "Speed points and streaks", speed_points, by_speed=True, streaks=True)
 RULES = {rule.name: rule for rule in (RIGHT_ANSWERS, SPEED)}
 DEFAULT = RIGHT_ANSWERS.name
 
