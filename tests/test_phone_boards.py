@@ -7,15 +7,15 @@ from playwright.sync_api import expect
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 PROJECTOR = {"viewport": {"width": 1280, "height": 720}}
 
-# Ceilings a little above what the phone layout measures on the seeded deals; the layout before measured the figure
-# in brackets (tests/test_phone_boards.py run on the commit before, 2026-12-02).
-CARDLINE_PLAYERS_ROW = 120  # px, four players; measured 74 (418: one card a player, one under the other)
-CARDLINE_FORM_TOP = 420  # px, where "your turn" starts; measured 338 (690)
-STACK_MOVE_TOP = 400  # px; measured 323 (573: the tower order one card a line)
-STACK_TOWERS = 1000  # px, the Dino Tower and four players' towers; measured 830 (1,821)
-DINO_ESSENTIALS = 1300  # px to the bottom of "End your turn"; measured 1,146 (1,721)
-DINO_PAGE = 2250  # px, the whole page; measured 2,060 (2,815)
-DINO_PLAYERS = 200  # px, the players' row; measured 166 (291)
+# Ceilings a little above what the phone layout measures; in brackets what the layout before measured (this file run
+# on commit 401c717, 2026-12-02). Dinoblivion's figures span the default deal and TEST_SEED=a, b, c, d, e.
+CARDLINE_PLAYERS_ROW = 120  # px, four players; measured 74 (418: a card a player, one under the other)
+CARDLINE_FORM_TOP = 420  # px, where "your turn" starts; measured 342 (687)
+STACK_MOVE_TOP = 400  # px; measured 323 (573: the tower order a card a line)
+STACK_TOWERS = 1000  # px, the Dino Tower to build and four players' towers; measured 830 (1,821)
+DINO_ESSENTIALS = 1400  # px to the bottom of "End your turn"; measured 1,108 to 1,307 (1,581 to 1,760)
+DINO_PAGE = 2400  # px, the whole page; measured 2,027 to 2,226 (2,667 to 2,846)
+DINO_PLAYERS = 240  # px, the players' row; measured 208 (291)
 
 
 def top(page, selector):
