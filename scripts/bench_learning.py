@@ -20,12 +20,11 @@ import statistics
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from webapp.tricky import deal, schedule
+from webapp.tricky import schedule
 from webapp.tricky.learner import Learner, LearnerModel
 
 DATA = Path(__file__).resolve().parent.parent / "cards_db" / "data"
 COLUMNS = {"mass": ("dinosaurs", "mass_kg"), "length": ("dinosaurs", "length_m"), "lifespan": ("animals", "lifespan_years")}
-NEW_SHARE, TOGETHER = deal.NEW_SHARE, deal.TOGETHER  # as the app deals
 START = datetime(2026, 1, 5, 16, tzinfo=UTC)  # a weekday after school: one practice a day from then on
 
 
@@ -47,11 +46,11 @@ def random_deal(history, values, size, now, rng):
     return rng.sample(sorted(values), size)
 
 
-def tricky_deal(characteristic, new_share, together):
-    """Return a dealer that deals by the tricky cards' scheduler, from the history (and the deck's order)."""
+def tricky_deal(characteristic):
+    """Return a dealer that deals as "Practise my tricky cards" does: from the history and the deck's values."""
     def dealer(history, values, size, now, rng):
-        memory = schedule.remember(history, characteristic)
-        return [dealt.card for dealt in schedule.deal(memory, values, size, now, rng, new_share, together)]
+        memory = schedule.remember(history, characteristic, values)
+        return [dealt.card for dealt in schedule.deal(memory, values, size, now, rng)]
     return dealer
 
 
@@ -88,16 +87,15 @@ def placements_to_target(values, characteristic, dealer, seed, count, target, ma
     return None, max_days
 
 
-def bench(characteristic="mass", deck_size=30, seeds=40, count=10, target=0.9, max_days=400, new_share=NEW_SHARE,
-          together=TOGETHER):
+def bench(characteristic="mass", deck_size=30, seeds=40, count=10, target=0.9, max_days=400):
     """Return one row per seed: (seed, random placements, tricky placements), None when the target was not reached."""
     everything = deck_values(characteristic)
     rows = []
     for seed in range(seeds):
         values = dict(random.Random(seed).sample(sorted(everything.items()), deck_size))
         at_random = placements_to_target(values, characteristic, random_deal, seed, count, target, max_days)[0]
-        tricky = placements_to_target(values, characteristic, tricky_deal(characteristic, new_share, together), seed, count,
-                                      target, max_days)[0]
+        tricky = placements_to_target(values, characteristic, tricky_deal(characteristic), seed, count, target,
+                                      max_days)[0]
         rows.append((seed, at_random, tricky))
     return rows
 
@@ -120,16 +118,13 @@ def main():
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--count", type=int, default=10, help="cards placed per practice (one practice a day)")
     parser.add_argument("--target", type=float, default=0.9)
-    parser.add_argument("--new-share", type=float, default=NEW_SHARE, help="share of a tricky deal kept for unseen cards")
-    parser.add_argument("--together", type=int, default=TOGETHER, help="new cards dealt in runs of this many neighbours")
     args = parser.parse_args()
     model = LearnerModel()
     print(f"Model student: learns a card after feedback with p={model.learn_chance}, remembers it "
           f"{model.first_stability} days at first (x{model.growth} per recall), confuses {args.characteristic} "
           f"values closer than {Learner({}, args.characteristic, None).threshold}.")
     print(f"Deck of {args.deck_size} cards, {args.count} placements a day, target {args.target:.0%} accuracy.")
-    rows = bench(args.characteristic, args.deck_size, args.seeds, args.count, args.target, new_share=args.new_share,
-                 together=args.together)
+    rows = bench(args.characteristic, args.deck_size, args.seeds, args.count, args.target)
     print(f"{'seed':>4}  {'random':>8}  {'tricky':>8}")
     for seed, at_random, tricky in rows:
         print(f"{seed:>4}  {at_random if at_random is not None else 'never':>8}  "

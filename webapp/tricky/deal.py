@@ -8,18 +8,14 @@ from webapp.errors import AppError
 from webapp.play.adapters.practice import start_practice
 from webapp.tricky import schedule
 
-# How a tricky deal is made (scripts/bench_learning.py measured these): the share kept for cards not yet seen, and
-# how many neighbours in value new cards come with.
-NEW_SHARE, TOGETHER = 0.2, 3
-
 
 def start_tricky(deck, characteristic, count, history, now, seed=None):
     """Start "Practise my tricky cards": `count` cards placed into a line, dealt by the scheduler from `history`."""
     values = card_values(deck, characteristic)
     if count + 1 > len(values):
         raise AppError(400, f"This deck has {len(values)} cards with a {characteristic}: choose fewer cards.")
-    memory = schedule.remember(history, characteristic)
+    memory = schedule.remember(history, characteristic, values)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    dealt = schedule.deal(memory, values, count + 1, now, random.Random(seed), NEW_SHARE, TOGETHER)
+    dealt = schedule.deal(memory, values, count + 1, now, random.Random(seed))
     return start_practice(deck, characteristic, count, "line", seed=seed, label="my tricky cards",
                           deal=[entry.card for entry in dealt])

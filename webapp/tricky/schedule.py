@@ -3,8 +3,9 @@
 Pure code (no Flask, no database, randomness only from the `random.Random` passed in). Each card, and each pair of
 cards a student has put on the wrong side of each other, is an item scheduled by FSRS (the `fsrs` package, the
 scheduler Anki uses): a placement is a review of its card (wrong: Again; right but too close to call: Hard; right:
-Good), a confusion a review of the pair (Again), and a right placement next to a card it was once confused with a
-review of that pair (Good). What is due first is dealt with the card it was confused with, then cards not yet seen.
+Good when the line held a card it could be mistaken for, see `rating`), a confusion a review of the pair (Again), and
+a right placement next to a card it was once confused with a review of that pair (Good). A deal is what is due, then
+cards not yet seen, then the least sure, each placed into a line that already holds a card it could be mistaken for.
 
 A history is a list of placements, as the browser keeps them (JSON):
 ``{"card": slug, "by": characteristic, "right": bool, "close": bool, "passed": [slugs], "beside": [slugs],
@@ -23,7 +24,12 @@ SLUG_LIMIT = 80
 FIRST_DAY = datetime(2024, 1, 1, tzinfo=UTC)
 # No minute-long learning steps: a student practises once a day at most, so every interval is in days. No fuzzing:
 # its random intervals would come from the module-level generator, and the same history must give the same deal.
-SCHEDULER = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+# FSRS's default first stabilities (w0-w3: 0.2 to 8.3 days after a first Again, Hard, Good or Easy) describe a card
+# learned through Anki's same-day learning steps; here a first rating follows one sight of a card's value, so they are
+# a tenth of those (scripts/bench_learning.py measured this; the other parameters are FSRS 6's defaults).
+FIRST_STABILITY_SHARE = 0.1
+PARAMETERS = tuple(w * FIRST_STABILITY_SHARE if index < 4 else w for index, w in enumerate(Scheduler().parameters))
+SCHEDULER = Scheduler(parameters=PARAMETERS, learning_steps=(), relearning_steps=(), enable_fuzzing=False)
 MASTERED_STABILITY_DAYS = 7  # remembered well for a week at least, and likely remembered now
 
 
@@ -120,29 +126,63 @@ def _is_slug(value):
     return isinstance(value, str) and 0 < len(value) <= SLUG_LIMIT
 
 
-def remember(history, characteristic):
+def remember(history, characteristic, values=None):
     """Return the memory a history builds of one characteristic's cards and pairs, reviewing in time order.
 
     A confusion is a lapse of its pair; a card placed right in a line that held the card it was once confused with
-    (placed earlier in the same game, or beside it) is a success of that pair.
+    (placed earlier in the same game, or beside it) is a success of that pair. With the deck's `values`, a right
+    placement is graded by what the line held (see `rating`); without them, every right placement is Good.
     """
     memory, lines = Memory(), {}
+    ranks = value_ranks(values) if values else None
     for placement in sorted((p for p in history if p.by == characteristic), key=lambda p: p.at):
-        rating = Rating.Again if not placement.right else Rating.Hard if placement.close else Rating.Good
-        memory.cards[placement.card] = _review(memory.cards.get(placement.card), rating, placement.at)
         line = lines.setdefault(placement.game, set()) if placement.game else set()
+        held = (line | set(placement.beside)) - {placement.card}
+        grade = rating(memory, placement, held, ranks)
+        if grade is not None:
+            memory.cards[placement.card] = _review(memory.cards.get(placement.card), grade, placement.at)
         for other in set(placement.passed) - {placement.card}:
             pair = frozenset((placement.card, other))
             memory.pairs[pair] = _review(memory.pairs.get(pair), Rating.Again, placement.at)
             for one, two in ((placement.card, other), (other, placement.card)):
                 memory.confused.setdefault(one, Counter())[two] += 1
         if placement.right:
-            for other in (line | set(placement.beside)) - {placement.card}:
+            for other in held:
                 pair = frozenset((placement.card, other))
                 if pair in memory.pairs:
                     memory.pairs[pair] = _review(memory.pairs[pair], Rating.Good, placement.at)
         line.update({placement.card, *placement.passed, *placement.beside})
     return memory
+
+
+def value_ranks(values):
+    """Return {card: the rank of its value among the deck's distinct values}: neighbours in value differ by one."""
+    distinct = {value: rank for rank, value in enumerate(sorted(set(values.values())))}
+    return {card: distinct[value] for card, value in values.items()}
+
+
+def rating(memory, placement, held, ranks):
+    """Return the FSRS rating a placement gives its card, or None when it says nothing of what the student knows.
+
+    Wrong is Again and too close to call Hard. A right placement is Good when the line held a card it could be
+    mistaken for (the next value up or down in the deck, or a card it was once confused with): otherwise it could
+    not have gone wrong, so it is Hard on the card's first sight and no review after that.
+    """
+    if not placement.right:
+        return Rating.Again
+    if placement.close:
+        return Rating.Hard
+    if ranks is None or placement.card not in ranks:
+        return Rating.Good
+    if held & _mistakable(memory, placement.card, ranks):
+        return Rating.Good
+    return Rating.Hard if placement.card not in memory.cards else None
+
+
+def _mistakable(memory, card, ranks):
+    """Return the cards `card` could be mistaken for: the deck's next values up and down, and those it was confused with."""
+    near = {other for other, rank in ranks.items() if abs(rank - ranks[card]) == 1}
+    return near | set(memory.confused.get(card, ()))
 
 
 def _review(card, rating, when):
@@ -159,76 +199,52 @@ class Dealt:
     goes_with: str | None = None
 
 
-def deal(memory, values, size, now, rng, new_share=0.0, together=2):
+def deal(memory, values, size, now, rng):
     """Return `size` of the cards `values` names to practise: what is due first, then new cards, then the least sure.
 
-    A due item comes with the card it was confused with (or, never confused, the card next to it in value), before
-    it, so that the line holds it when the due card is placed; new cards come in runs of `together` neighbours in
-    value, so that each placement tells close cards apart and a right one means the card is known. `new_share`
-    keeps that share of the deal for cards not yet seen (when there are some).
+    Each card comes after a card it could be mistaken for (the one it was confused with most, or the next value up
+    or down), so that placing it right means it is known: a card already dealt serves, else the least sure such card
+    joins the deal before it. A due pair deals both its cards. The line starts with the best-known card not due, which
+    is never placed.
     """
     if size > len(values):
         raise ValueError(f"Cannot deal {size} of {len(values)} cards.")
-    distinct = sorted(set(values.values()))
-    rank = {card: distinct.index(value) for card, value in values.items()}
-    unseen = sorted(card for card in values if card not in memory.cards)
-    rng.shuffle(unseen)
-    kept_for_new = min(len(unseen), round(size * new_share))
-    groups, free = [], set(values)
+    ranks = value_ranks(values)
+    chosen = {}  # card -> Dealt, in the order dealt
 
-    def add(group, room):
-        if group and len(group) <= room:
-            groups.append(group)
-            free.difference_update(entry.card for entry in group)
+    def sureness(card):
+        return memory.retrievability(card, now) if card in memory.cards else 2.0  # unseen cards serve last
+
+    def add(card, why, company=None):
+        if card in chosen or len(chosen) >= size:
+            return
+        mistakable = _mistakable(memory, card, ranks)
+        present = [other for other in chosen if other in mistakable]
+        if company is None and not present:
+            options = sorted(mistakable - {card}, key=lambda other: (
+                -memory.confused.get(card, Counter())[other], sureness(other), other))
+            company = options[0] if options else None
+        if company is not None and company not in chosen:
+            if len(chosen) + 2 > size:
+                return
+            why_company = "partner" if memory.confused.get(card, Counter())[company] else "neighbour"
+            chosen[company] = Dealt(company, why_company, card)
+        goes_with = company or (present[0] if present else None)
+        chosen[card] = Dealt(card, why, goes_with)
 
     for item in memory.due(now):
-        add(_group(memory, item, free, rank), size - kept_for_new - (len(values) - len(free)))
+        if isinstance(item, frozenset):
+            first, second = sorted(item, key=lambda card: (-sureness(card), card))
+            add(second, "due", company=None if first in chosen else first)
+            add(first, "due")
+        else:
+            add(item, "due")
+    unseen = sorted(card for card in values if card not in memory.cards)
+    rng.shuffle(unseen)
     for card in unseen:
-        if card in free:
-            room = size - (len(values) - len(free))
-            run = _run(card, free, rank, min(together, room))
-            add([Dealt(run[0], "new")] + [Dealt(other, "neighbour", run[0]) for other in run[1:]], room)
-    least_sure = sorted(free, key=lambda card: (memory.retrievability(card, now), card))
-    for card in least_sure[:size - (len(values) - len(free))]:
-        add([Dealt(card, "review")], 1)
-    rng.shuffle(groups)
-    # The first card starts the line face up and is never placed: a partner, or a card not due, should be it.
-    groups.sort(key=lambda group: group[0].why == "due")
-    return [dealt for group in groups for dealt in group]
-
-
-def _nearest(card, free, rank):
-    """Return the free card nearest to `card` in value but not equal to it (equal values are never confused), or None.
-
-    `rank` numbers the deck's distinct values in order; a tie goes to the lower card, by name.
-    """
-    candidates = [(abs(rank[other] - rank[card]) or len(rank) + 1, other) for other in free if other != card]
-    return min(candidates)[1] if candidates else None
-
-
-def _run(card, free, rank, length):
-    """Return `card` and up to `length` - 1 free cards, each the nearest in value to one already in the run."""
-    run = [card]
-    while len(run) < length:
-        nearest = [(abs(rank[other] - rank[member]) or len(rank) + 1, other) for member in run
-                   for other in [_nearest(member, free - set(run), rank)] if other]
-        if not nearest:
-            break
-        run.append(min(nearest)[1])
-    return run
-
-
-def _group(memory, item, free, rank):
-    """Return the cards an item brings to a deal: the due card last, after the card it was confused with."""
-    if isinstance(item, frozenset):
-        first, second = sorted(item)
-        if not {first, second} <= free:
-            return []
-        return [Dealt(first, "partner", second), Dealt(second, "due", first)]
-    if item not in free:
-        return []
-    partner = memory.partner(item, free - {item})
-    if partner is not None:
-        return [Dealt(partner, "partner", item), Dealt(item, "due", partner)]
-    neighbour = _nearest(item, free, rank)
-    return [Dealt(neighbour, "neighbour", item), Dealt(item, "due")] if neighbour else [Dealt(item, "due")]
+        add(card, "new")
+    for card in sorted(values, key=lambda card: (memory.retrievability(card, now), card)):
+        add(card, "review")
+    not_due = [card for card, dealt in chosen.items() if dealt.why != "due"] or list(chosen)
+    first = max(not_due, key=lambda card: (memory.retrievability(card, now), card))
+    return [chosen[first]] + [dealt for card, dealt in chosen.items() if card != first]
