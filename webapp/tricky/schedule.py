@@ -210,6 +210,9 @@ def deal(memory, values, size, now, rng):
     if size > len(values):
         raise ValueError(f"Cannot deal {size} of {len(values)} cards.")
     ranks = value_ranks(values)
+    unseen = sorted(card for card in values if card not in memory.cards)
+    rng.shuffle(unseen)
+    shuffled = {card: index for index, card in enumerate(unseen)}
     chosen = {}  # card -> Dealt, in the order dealt
 
     def sureness(card):
@@ -222,7 +225,7 @@ def deal(memory, values, size, now, rng):
         present = [other for other in chosen if other in mistakable]
         if company is None and not present:
             options = sorted(mistakable - {card}, key=lambda other: (
-                -memory.confused.get(card, Counter())[other], sureness(other), other))
+                -memory.confused.get(card, Counter())[other], sureness(other), shuffled.get(other, 0), other))
             company = options[0] if options else None
         if company is not None and company not in chosen:
             if len(chosen) + 2 > size:
@@ -239,8 +242,6 @@ def deal(memory, values, size, now, rng):
             add(first, "due")
         else:
             add(item, "due")
-    unseen = sorted(card for card in values if card not in memory.cards)
-    rng.shuffle(unseen)
     for card in unseen:
         add(card, "new")
     for card in sorted(values, key=lambda card: (memory.retrievability(card, now), card)):
