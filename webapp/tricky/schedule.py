@@ -70,12 +70,6 @@ class Memory:
         return [item for item, _ in sorted(items, key=lambda entry: (self.retrievability(entry[0], now),
                                                                      entry[1].due, sorted(_names(entry[0]))))]
 
-    def partner(self, card, among):
-        """Return the card `card` was most often confused with among `among`, or None."""
-        counts = self.confused.get(card, Counter())
-        candidates = [(-n, other) for other, n in counts.items() if other in among]
-        return min(candidates)[1] if candidates else None
-
     def status(self, card, now):
         """Say how well a card is known: 'mastered', 'tricky' (confused and not mastered), 'learning' or 'new'."""
         memory = self.cards.get(card)
