@@ -218,9 +218,8 @@ def deal(memory, values, size, now, rng):
         mistakable = _mistakable(memory, card, ranks)
         present = [other for other in chosen if other in mistakable]
         if company is None and not present:
-            options = sorted(mistakable - {card}, key=lambda other: (
+            company = min(mistakable - {card}, default=None, key=lambda other: (
                 -memory.confused.get(card, Counter())[other], sureness(other), shuffled.get(other, 0), other))
-            company = options[0] if options else None
         if company is not None and company not in chosen:
             if len(chosen) + 2 > size:
                 return
