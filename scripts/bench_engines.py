@@ -11,6 +11,7 @@ from cards_db import loader
 from cards_db.schema import RANGES
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.games import cardline, dinoblivion, stack
+from webapp.games.cardline_bots import period_ranges
 from webapp.games.dinoblivion.bots import random_bot
 from webapp.tricky.learner import Learner
 
@@ -104,6 +105,11 @@ def card_decks():
             low, high = RANGES.get(spec["column"], (None, None))
             ranges = {row.slug: [float(getattr(row, low)), float(getattr(row, high))] for row in frame.itertuples()
                       if low and row.slug in values and _known(getattr(row, low)) and _known(getattr(row, high))}
+            if key == "period":  # as the app's Cardline adapter: the periods a first appearance's age reaches
+                ages = {row.slug: float(row.first_appearance_ma) for row in frame.itertuples()
+                        if row.slug in values and _known(row.first_appearance_ma)}
+                spans = period_ranges(ages, [float(start) for start in periods["start_ma"]])
+                ranges = {card: list(span) for card, span in spans.items() if span[0] <= values[card] <= span[1]}
             decks[deck, key] = values, ranges
     return decks
 

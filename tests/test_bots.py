@@ -80,6 +80,26 @@ def test_by_period_easy_knows_the_era_and_hard_the_period():
     assert bots.beliefs("hard", {"rex": (7, 7)}, "period", 1)["rex"] == [7]
 
 
+@pytest.mark.parametrize(("age", "periods"), [
+    (50, ["Paleogene"]), (150, ["Jurassic", "Cretaceous"]), (520, ["Cambrian", "Ordovician", "Silurian"])])
+def test_by_period_hard_knows_the_periods_a_first_appearances_age_reaches(age, periods):
+    table = loader.read_periods()
+    names = list(table["period"])
+    low, high = bots.period_ranges({"card": age}, list(table["start_ma"]))["card"]
+    assert names[low:high + 1] == periods
+    assert bots.beliefs("hard", {"card": (low, high)}, "period", 1)["card"] == list(range(low, high + 1))
+
+
+def test_every_dated_card_of_the_period_deck_is_known_by_a_span_around_its_period(app):
+    from webapp.play.adapters.cardline import known_ranges
+    with app.app_context():
+        from webapp.cards.queries import card_values
+        values = card_values("dinosaurs", "period")
+        spans = known_ranges("dinosaurs", "period", values)
+    assert set(spans) == set(values)  # every card dated: none known by its period alone
+    assert sum(high > low for low, high in spans.values()) > len(spans) / 2  # most leave hard a doubt
+
+
 def test_the_eras_are_those_of_the_period_data():
     periods = loader.read_periods()
     eras = {}

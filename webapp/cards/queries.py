@@ -123,6 +123,12 @@ def card_ranges(deck, characteristic):
     return {slug: [lo, hi] for slug, lo, hi in rows}
 
 
+def first_appearances(deck):
+    """Return {slug: the published age of its first appearance, in millions of years} for the deck's dated cards."""
+    return dict(db.session.execute(select(Card.slug, Card.first_appearance_ma).where(
+        Card.deck == deck, Card.first_appearance_ma.is_not(None))).all())
+
+
 def diets(deck):
     """Return {slug: diet} for the deck's cards with a known diet."""
     return dict(db.session.execute(select(Card.slug, Card.diet).where(Card.deck == deck, Card.diet.is_not(None))).all())

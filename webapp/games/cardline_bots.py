@@ -2,7 +2,8 @@
 
 A computer player receives its observation (its hand's card ids, the line and the box face up with their values)
 and, for each card in its hand, what the card data publishes about it: the range its published estimates span
-(sizes and weights), or the one typical value where no range is published (lifespans, periods). Each level keeps
+(sizes and weights), or the one typical value where no range is published (lifespans); by period, the periods its
+published first appearance spans once taken to be as uncertain as one figure is (`period_ranges`). Each level keeps
 only part of that:
 
 - **easy** knows the order of magnitude ("hundreds of kilograms", "a few metres": the power of ten the range's
@@ -12,7 +13,10 @@ only part of that:
 - **hard** knows the whole published range, and the values of every card already in the line. Where its range
   straddles a card in the line the data cannot say which side the card belongs, and it guesses. One figure alone
   (a lifespan, or a range of one estimate) is no certainty: hard takes it to be as uncertain as a published range
-  of several estimates is in the median. Periods have no such scale: hard knows the period of first appearance.
+  of several estimates is in the median. So too a first appearance's age (one figure, in millions of years): hard
+  believes each period that age's range reaches equally likely: sure of the Paleogene for an animal of 50 million
+  years ago, torn between the Jurassic and the Cretaceous for one of 150, and among three of the Paleozoic's short
+  periods for a trilobite of 520.
 
 Every level plays the same way with what it knows: it places the card it is surest of (a card whose every possible
 value belongs in the same gap is sure; among sure cards, the one furthest from its neighbours), and when no card is
@@ -40,6 +44,17 @@ ONE_FIGURE_LOG_HALF_WIDTH = 0.2
 ERAS = ((0, 5), (6, 8), (9, 11))
 # A range is believed as this many equally likely values spread evenly across it.
 SAMPLES = 24
+
+
+def period_ranges(first_appearances, period_starts):
+    """Return {card: (low, high)}, the positions of the periods each published first-appearance age (Ma) reaches
+    when taken to be as uncertain as one figure (ONE_FIGURE_LOG_HALF_WIDTH); `period_starts` is each period's start
+    (Ma), oldest first."""
+    def position(age):
+        return max((p for p, start in enumerate(period_starts) if start >= age), default=0)
+
+    spread = math.exp(ONE_FIGURE_LOG_HALF_WIDTH)
+    return {card: (position(age * spread), position(age / spread)) for card, age in first_appearances.items()}
 
 
 def scale(value, characteristic):

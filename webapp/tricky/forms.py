@@ -23,7 +23,7 @@ class HistoryForm(FlaskForm):
         try:
             raw = json.loads(field.data) if field.data else []
             field.placements = schedule.parse_history(raw, datetime.now(UTC))
-            if "\\u0000" in field.data:  # the only way JSON writes one; PostgreSQL cannot store it
+            if "\\u0000" in (field.data or ""):  # the only way JSON writes one; PostgreSQL cannot store it
                 raise schedule.BadHistory("A placement holds a NUL character.")
         except (ValueError, RecursionError) as error:
             message = str(error) if isinstance(error, schedule.BadHistory) else "The history is not valid JSON."

@@ -2,9 +2,10 @@
 
 from flask import request
 
-from webapp.cards.queries import all_periods, card_ranges, card_values, cards_by_slug
+from webapp.cards.queries import all_periods, card_ranges, card_values, cards_by_slug, first_appearances
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.errors import AppError
+from webapp.games.cardline_bots import period_ranges
 from webapp.play import store
 from webapp.play.adapters.base import Adapter
 from webapp.play.forms import NewCardlineForm, PlaceForm
@@ -12,11 +13,21 @@ from webapp.play.forms import NewCardlineForm, PlaceForm
 
 def start_cardline(deck, characteristic, hand_size, seats, mode, seed=None):
     """Start a Cardline game over a deck's cards that have a value for the characteristic."""
-    # The published ranges are what the computer players know of their cards (never the value a card is judged by).
-    config = {"cards": card_values(deck, characteristic), "ranges": card_ranges(deck, characteristic),
+    values = card_values(deck, characteristic)
+    config = {"cards": values, "ranges": known_ranges(deck, characteristic, values),
               "players": [s["name"] for s in seats], "hand_size": hand_size, "characteristic": characteristic}
     settings = {"deck": deck, "characteristic": characteristic, "hand_size": hand_size}
     return store.create_game("cardline", config, seats, mode, settings, seed)
+
+
+def known_ranges(deck, characteristic, values):
+    """Return what the computer players know of each card (never the value a card is judged by): its published range,
+    or by period the periods its published first appearance reaches (cardline_bots.period_ranges)."""
+    if characteristic != "period":
+        return card_ranges(deck, characteristic)
+    spans = period_ranges(first_appearances(deck), [period.start_ma for period in all_periods()])
+    # A card whose dated first appearance disagrees with its period (none today) is known by its period alone.
+    return {card: span for card, span in spans.items() if card in values and span[0] <= values[card] <= span[1]}
 
 
 def line_slugs(observation):
