@@ -8,6 +8,7 @@ import re
 import plotly
 import pytest
 
+from cards_db.loader import denied_entry, read_denied_hosts, read_periods
 from webapp.extensions import db
 from webapp.models import Card, CardSet, Period
 from webapp.timeline import vendor
@@ -199,6 +200,21 @@ def test_period_page_has_dates_climate_extinction_and_animals(client):
     assert "143.1 to 66 million years ago" in html
     assert "Climate:" in html and "End-Cretaceous" in html and "/cards/tyrannosaurus" in html
     assert client.get("/periods/atlantis").status_code == 404
+
+
+# A work as the period files cite it: an author ("Judd, E. J."), the year in brackets, then the title in quotes.
+CITED_WORK = re.compile(r'[A-Z][\w-]+, [A-Z]\.[^()]*\((1[6-9]|20)\d\d\) "[^"]+"')
+
+
+def test_each_period_climate_cites_a_dated_work_never_a_wiki():
+    """Each period's climate names a published work with its year; no Wikipedia, wiki or denied host."""
+    denied = read_denied_hosts()
+    for _, period in read_periods().iterrows():
+        source = period["climate_source"]
+        links = re.findall(r"https?://[^\s);,]+", source)
+        assert "wiki" not in source.lower(), (period["period"], source)
+        assert [link for link in links if denied_entry(link, denied)] == [], period["period"]
+        assert CITED_WORK.search(source), (period["period"], source)
 
 
 def test_timeline_page_explains_a_bad_choice(client):
