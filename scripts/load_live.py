@@ -817,10 +817,14 @@ class Teacher:
             all_in_since = (all_in_since or time.perf_counter()) if everyone else None
             stuck = all_in_since is not None and time.perf_counter() - all_in_since > 2
             overdue = time.perf_counter() - turn_began > self.args.turn_timeout
-            if answered and (stuck or overdue) and turn not in self.reveals_sent and turn not in rnd.revealed_turns:
+            # Overdue, the teacher reveals even a card the class seemed to complete: a join the generator gave up
+            # on may still have made a student on the server, whom the round then waits for.
+            if answered and (stuck or overdue) and turn not in self.reveals_sent \
+                    and (turn not in rnd.revealed_turns or overdue):
                 self.reveals_sent.add(turn)
-                rnd.revealed_turns.add(turn)
-                rnd.change(2 * turn + 2, time.perf_counter(), "teacher's reveal")
+                if turn not in rnd.revealed_turns:
+                    rnd.revealed_turns.add(turn)
+                    rnd.change(2 * turn + 2, time.perf_counter(), "teacher's reveal")
                 await self.control("reveal")
         self.feed.cancel()
         await asyncio.gather(self.feed, return_exceptions=True)
