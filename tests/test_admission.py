@@ -7,7 +7,7 @@ import time
 import pytest
 from sqlalchemy import create_engine, text
 
-from webapp.common.admission import ACTS_FIRST, BUSY, LOOKS_AFTER, Gate
+from webapp.common.admission import ACTS_NEXT, BUSY, LOOKS_AFTER, TEACHERS_FIRST, Gate, priority_of
 
 
 def wait_for(condition, seconds=5.0):
@@ -24,7 +24,7 @@ def test_no_more_than_the_slots_are_ever_inside_and_every_request_gets_in():
 
     def request(seed):
         rng = random.Random(seed)
-        assert gate.enter(rng.choice((ACTS_FIRST, LOOKS_AFTER)), 10)
+        assert gate.enter(rng.choice((ACTS_NEXT, LOOKS_AFTER)), 10)
         with lock:
             inside[0] += 1
             most[0] = max(most[0], inside[0])
@@ -54,25 +54,28 @@ def queue_behind(gate, priority, admitted, name):
     return thread
 
 
-def test_a_waiting_answer_goes_before_pages_that_came_first_and_pages_keep_their_order():
+def test_the_teacher_goes_first_then_an_answer_then_pages_in_their_order():
     gate, admitted = Gate(1), []
     assert gate.enter(LOOKS_AFTER, 0)  # the one slot is busy
     threads = []
-    for priority, name in ((LOOKS_AFTER, "page 1"), (LOOKS_AFTER, "page 2"), (ACTS_FIRST, "answer")):
-        threads.append(queue_behind(gate, priority, admitted, name))
-        wait_for(lambda count=len(threads): gate.waiting() == count)
-    for count in range(1, 4):
+    for method, teacher, name in (("GET", False, "page 1"), ("GET", False, "page 2"), ("POST", False, "answer"),
+                                  ("GET", True, "teacher's screen")):
+        threads.append(queue_behind(gate, priority_of(method, teacher), admitted, name))
+        queued = len(threads)
+        wait_for(lambda queued=queued: gate.waiting() == queued)
+    for count in range(1, 5):
         gate.leave()
         wait_for(lambda count=count: len(admitted) == count)
     for thread in threads:
         thread.join()
-    assert admitted == ["answer", "page 1", "page 2"]
+    assert admitted == ["teacher's screen", "answer", "page 1", "page 2"]
+    assert priority_of("POST", True) == TEACHERS_FIRST
 
 
 def test_a_request_that_gives_up_takes_no_slot_with_it():
     gate = Gate(1)
-    assert gate.enter(ACTS_FIRST, 0)
-    assert not gate.enter(ACTS_FIRST, 0.02)  # waited, gave up
+    assert gate.enter(ACTS_NEXT, 0)
+    assert not gate.enter(ACTS_NEXT, 0.02)  # waited, gave up
     gate.leave()  # the slot skips the one that left and is free again
     assert gate.free == 1 and gate.enter(LOOKS_AFTER, 0)
 
@@ -93,7 +96,7 @@ def test_a_full_process_answers_503_busy_and_serves_again_once_a_slot_is_free(on
     student = classroom.join(code, "Ada")
     assert gate.free == 1  # every request above gave its slot back
 
-    assert gate.enter(ACTS_FIRST, 0)  # another request holds the only slot
+    assert gate.enter(ACTS_NEXT, 0)  # another request holds the only slot
     busy = client.get("/")
     assert busy.status_code == 503 and BUSY in busy.get_data(as_text=True)
     answer = student.post(f"/r/{code}/answer", data={"gap": "0"}, headers={"Accept": "application/json"})

@@ -2,8 +2,8 @@
 
 Under gunicorn's gevent worker a process accepts every connection at once (an open stream must cost nothing), so
 without a bound an overloaded process serves all its requests together, each slower, until every browser gives up.
-With one, requests queue and are served in order, a student's answer and a teacher's control (a POST) ahead of
-page loads and polls. Event streams take no slot: they wait without one, and each round's snapshot lock already
+With one, requests queue and are served in order: a teacher's first (the room waits for their "next"), then a
+student's answer or join (a POST), then page loads and polls. Event streams take no slot: they wait without one, and each round's snapshot lock already
 serialises their looks. A request that waited REQUEST_WAIT_SECONDS gets a 503 that says to try again.
 """
 
@@ -11,12 +11,13 @@ import heapq
 import itertools
 import threading
 
-from flask import current_app, g, request
+from flask import current_app, g, request, session
 
 from webapp.errors import AppError
 
-ACTS_FIRST = 0  # POST: an answer, a join, a teacher's control
-LOOKS_AFTER = 1  # GET: pages, panels, polls
+TEACHERS_FIRST = 0  # a logged-in teacher's request: their controls and screens
+ACTS_NEXT = 1  # POST: an answer, a join
+LOOKS_AFTER = 2  # GET: pages, panels, polls
 BUSY = "The app is very busy right now. Please try again in a moment."
 
 
@@ -72,6 +73,14 @@ class Gate:
             return sum(1 for _, _, waiter in self.queue if not waiter.gone)
 
 
+def priority_of(method, teacher):
+    """Return where a request stands in the line: a teacher's (their signed session says they logged in) first,
+    then a POST, then the rest."""
+    if teacher:
+        return TEACHERS_FIRST
+    return ACTS_NEXT if method == "POST" else LOOKS_AFTER
+
+
 def unmetered(view):
     """Mark a view that takes no slot: an event stream, which holds its connection for minutes doing nothing."""
     view.unmetered = True
@@ -90,7 +99,7 @@ def init_app(app):
         view = current_app.view_functions.get(request.endpoint)
         if view is None or getattr(view, "unmetered", False):
             return
-        priority = ACTS_FIRST if request.method == "POST" else LOOKS_AFTER
+        priority = priority_of(request.method, "teacher_session" in session)
         if not current_app.extensions["admission_gate"].enter(priority, current_app.config["REQUEST_WAIT_SECONDS"]):
             raise AppError(503, BUSY)
         g.admitted = True
