@@ -8,7 +8,7 @@ import re
 import plotly
 import pytest
 
-from cards_db.loader import denied_entry, read_denied_hosts, read_periods
+from cards_db.loader import denied_entry, read_denied_hosts, read_extinctions, read_periods
 from webapp.extensions import db
 from webapp.models import Card, CardSet, Period
 from webapp.timeline import vendor
@@ -215,6 +215,19 @@ def test_each_period_climate_cites_a_dated_work_never_a_wiki():
         assert "wiki" not in source.lower(), (period["period"], source)
         assert [link for link in links if denied_entry(link, denied)] == [], period["period"]
         assert CITED_WORK.search(source), (period["period"], source)
+
+
+def test_each_extinction_cites_dated_works_and_every_share_it_gives():
+    """Each mass extinction names a published work with its year, no wiki or denied host, and its source holds each share."""
+    denied = read_denied_hosts()
+    for _, event in read_extinctions().iterrows():
+        source = event["source"]
+        links = re.findall(r"https?://[^\s);,]+", source)
+        assert "wiki" not in source.lower(), (event["name"], source)
+        assert [link for link in links if denied_entry(link, denied)] == [], event["name"]
+        assert CITED_WORK.search(source), (event["name"], source)
+        shares = re.findall(r"\d+(?:–\d+)?%", event["explanation"])
+        assert [share for share in shares if share not in source] == [], event["name"]
 
 
 def test_timeline_page_explains_a_bad_choice(client):
