@@ -230,6 +230,12 @@ def test_each_extinction_cites_dated_works_and_every_share_it_gives():
         assert [share for share in shares if share not in source] == [], event["name"]
 
 
+def test_timeline_and_period_pages_give_each_extinctions_works(client):
+    timeline = client.get("/timeline").get_data(as_text=True)
+    assert "Extinction event" not in timeline and timeline.count("Sepkoski, J. J., Jr. (2002)") == 5
+    assert "Schulte, P." in client.get("/periods/cretaceous").get_data(as_text=True)
+
+
 def test_timeline_page_explains_a_bad_choice(client):
     response = client.get("/timeline?deck=dinosaurs")
     assert response.status_code == 400 and "narrow the filter" in response.get_data(as_text=True)
