@@ -234,7 +234,11 @@ def test_timeline_and_period_pages_give_each_extinctions_works(client):
     timeline = client.get("/timeline").get_data(as_text=True)
     assert "Extinction event" not in timeline and timeline.count("Sepkoski, J. J., Jr. (2002)") == 5
     assert timeline.count("<summary>Sources: ") == 5  # folded, so the list stays short on a phone
-    assert "Schulte, P." in client.get("/periods/cretaceous").get_data(as_text=True)
+    period = client.get("/periods/cretaceous").get_data(as_text=True)
+    assert "Schulte, P." in period
+    # The climate's and the extinction's works fold under "Sources", so the page reads as a page on a phone.
+    assert re.findall(r"<summary>Sources: ([^<]*)</summary>", period) == [
+        "the Cretaceous's climate", "the End-Cretaceous"]
 
 
 def test_timeline_page_explains_a_bad_choice(client):
