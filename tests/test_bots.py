@@ -75,8 +75,11 @@ def test_the_one_figure_uncertainty_is_half_the_median_width_of_the_card_data_ra
     assert abs(statistics.median(widths) / 2 - bots.ONE_FIGURE_LOG_HALF_WIDTH) < 0.03
 
 
-def test_by_period_easy_knows_the_era_and_hard_the_period():
-    assert bots.beliefs("easy", {"rex": (7, 7)}, "period", 1)["rex"] == [6, 7, 8]
+def test_by_period_easy_knows_the_order_of_magnitude_of_the_age_and_hard_the_period_it_is_given():
+    # A Jurassic animal lived hundreds of millions of years ago, as did every animal from the Cambrian to the
+    # Cretaceous; one of the Paleogene tens of millions, as did those of the Cretaceous and the Neogene.
+    assert bots.beliefs("easy", {"rex": (7, 7)}, "period", 1)["rex"] == list(range(9))
+    assert bots.beliefs("easy", {"whale": (9, 9)}, "period", 1)["whale"] == [8, 9, 10]
     assert bots.beliefs("hard", {"rex": (7, 7)}, "period", 1)["rex"] == [7]
 
 
@@ -98,6 +101,12 @@ def test_every_dated_card_of_the_period_deck_is_known_by_a_span_around_its_perio
         spans = known_ranges("dinosaurs", "period", values)
     assert set(spans) == set(values)  # every card dated: none known by its period alone
     assert sum(high > low for low, high in spans.values()) > len(spans) / 2  # most leave hard a doubt
+
+
+def test_the_period_spans_are_those_of_the_period_data():
+    periods = loader.read_periods()
+    assert [(float(start), float(end)) for start, end in zip(periods["start_ma"], periods["end_ma"].fillna(0),
+                                                             strict=True)] == list(bots.PERIOD_SPANS)
 
 
 def test_the_eras_are_those_of_the_period_data():

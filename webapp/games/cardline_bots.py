@@ -7,7 +7,8 @@ published first appearance spans once taken to be as uncertain as one figure is 
 only part of that:
 
 - **easy** knows the order of magnitude ("hundreds of kilograms", "a few metres": the power of ten the range's
-  midpoint falls in); for periods, the era (Paleozoic, Mesozoic or Cenozoic).
+  midpoint falls in); for periods, that of the age ("hundreds of millions of years ago"): every period that
+  shares a power of ten of millions of years with the periods its first appearance may fall in.
 - **medium** remembers the range's midpoint, roughly: blurred by a factor it does not know (log-normal, fixed per
   game and card); for periods, a period or so either way.
 - **hard** knows the whole published range, and the values of every card already in the line. Where its range
@@ -29,7 +30,7 @@ import random
 from bisect import bisect_left, bisect_right
 
 LEVELS = {
-    "easy": "knows only each animal's order of magnitude (or, by period, its era)",
+    "easy": "knows only each animal's order of magnitude (by period, of its age: tens or hundreds of millions of years)",
     "medium": "remembers each animal's typical value roughly",
     "hard": "knows the published estimates' ranges and every card in the line, and guesses where a range overlaps",
 }
@@ -40,8 +41,11 @@ MEDIUM_PERIOD_SIGMA = 1.0
 # How uncertain hard takes one published figure to be: half the median width (as a log ratio, 0.405) of the card
 # data's ranges that span more than one estimate, so a factor of about 1.22 either way.
 ONE_FIGURE_LOG_HALF_WIDTH = 0.2
-# Period positions 0-11 by era, as in cards_db/data/periods.csv (tests/test_bots.py holds the two together).
+# Period positions 0-11 by era, and each period's start and end (millions of years ago), as in
+# cards_db/data/periods.csv (tests/test_bots.py holds them together).
 ERAS = ((0, 5), (6, 8), (9, 11))
+PERIOD_SPANS = ((538.8, 486.85), (486.85, 443.1), (443.1, 419.62), (419.62, 358.86), (358.86, 298.9), (298.9, 251.902),
+                (251.902, 201.4), (201.4, 143.1), (143.1, 66.0), (66.0, 23.04), (23.04, 2.58), (2.58, 0.0))
 # A range is believed as this many equally likely values spread evenly across it.
 SAMPLES = 24
 
@@ -77,8 +81,7 @@ def _belief(level, low, high, characteristic, rng):
     if characteristic == "period":
         middle = round((low + high) / 2)
         if level == "easy":
-            first, last = next((era for era in ERAS if era[0] <= middle <= era[1]), (middle, middle))
-            return list(range(first, last + 1))
+            return same_order_of_magnitude(range(math.floor(low), math.ceil(high) + 1))
         if level == "medium":
             return [round(middle + rng.gauss(0, MEDIUM_PERIOD_SIGMA))]
         return sorted({low, high} | set(range(math.ceil(low), math.floor(high) + 1)))
@@ -92,6 +95,17 @@ def _belief(level, low, high, characteristic, rng):
     if low == high:
         return _spread(low - ONE_FIGURE_LOG_HALF_WIDTH, high + ONE_FIGURE_LOG_HALF_WIDTH)
     return _spread(low, high)
+
+
+def powers_of_ten(start, end):
+    """Return the powers of ten of millions of years a span of time (Ma, oldest first) reaches."""
+    return set(range(math.floor(math.log10(max(end, 0.01))), math.floor(math.log10(start)) + 1))
+
+
+def same_order_of_magnitude(positions):
+    """Return the positions of the periods sharing a power of ten of millions of years with any of `positions`."""
+    powers = set().union(*(powers_of_ten(*PERIOD_SPANS[p]) for p in positions if 0 <= p < len(PERIOD_SPANS)))
+    return [p for p, span in enumerate(PERIOD_SPANS) if powers_of_ten(*span) & powers]
 
 
 def _spread(low, high):
