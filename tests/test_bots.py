@@ -109,14 +109,6 @@ def test_the_period_spans_are_those_of_the_period_data():
                                                              strict=True)] == list(bots.PERIOD_SPANS)
 
 
-def test_the_eras_are_those_of_the_period_data():
-    periods = loader.read_periods()
-    eras = {}
-    for position, era in enumerate(periods["era"]):
-        eras.setdefault(era, []).append(position)
-    assert [(positions[0], positions[-1]) for positions in eras.values()] == list(bots.ERAS)
-
-
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_no_level_reads_a_hidden_value(level):
     """Two games that differ only in the true values inside the published ranges get the same moves."""

@@ -41,9 +41,8 @@ MEDIUM_PERIOD_SIGMA = 1.0
 # How uncertain hard takes one published figure to be: half the median width (as a log ratio, 0.405) of the card
 # data's ranges that span more than one estimate, so a factor of about 1.22 either way.
 ONE_FIGURE_LOG_HALF_WIDTH = 0.2
-# Period positions 0-11 by era, and each period's start and end (millions of years ago), as in
-# cards_db/data/periods.csv (tests/test_bots.py holds them together).
-ERAS = ((0, 5), (6, 8), (9, 11))
+# Each period's start and end (millions of years ago), positions 0-11 as in cards_db/data/periods.csv
+# (tests/test_bots.py holds the two together).
 PERIOD_SPANS = ((538.8, 486.85), (486.85, 443.1), (443.1, 419.62), (419.62, 358.86), (358.86, 298.9), (298.9, 251.902),
                 (251.902, 201.4), (201.4, 143.1), (143.1, 66.0), (66.0, 23.04), (23.04, 2.58), (2.58, 0.0))
 # A range is believed as this many equally likely values spread evenly across it.
