@@ -4,8 +4,11 @@ import csv
 import io
 import re
 
+from hypothesis import given
+from hypothesis import strategies as st
 from markupsafe import escape
 
+from webapp.classroom import results
 from webapp.classroom.formats.team import NO_MOVE
 from webapp.extensions import db
 from webapp.filters import format_mass
@@ -199,3 +202,12 @@ def test_a_finished_team_round_says_nobody_is_playing_and_ranks_tied_teams_toget
     page = teacher.get(url).get_data(as_text=True)
     assert "Now playing" not in page and "played to the end" in page
     assert re.findall(r'<li value="(\d)"><strong>Team', page) == ["1", "1"]  # two teams with two cards each share 1st
+
+
+@given(st.lists(st.integers(min_value=0, max_value=3000), max_size=60))
+def test_places_of_a_whole_class_follow_the_one_ranking_rule(every):
+    """Worked out in one sort, each score's place is one more than how many scored more (1, 1, 3), and so is no score's."""
+    worked_out = results.places(every)
+    assert worked_out == {points: results.place_of(points, every) for points in {0, *every}}
+    ranked = results.with_places([{"points": points} for points in sorted(every, reverse=True)])
+    assert [row["place"] for row in ranked] == [results.place_of(row["points"], every) for row in ranked]

@@ -3,6 +3,7 @@
 Each format turns these into its own results and CSV rows (webapp.classroom.formats).
 """
 
+import itertools
 from collections import Counter
 
 import pandas as pd
@@ -296,14 +297,20 @@ def standing_words(points, rank, of, finished, streak=""):
 
 
 def places(all_points):
-    """Return {points: place} for every score in `all_points` and for none (by place_of), worked out once."""
-    return {points: place_of(points, all_points) for points in {0, *all_points}}
+    """Return {points: place} for every score in `all_points` and for none, by place_of's rule, in one sort (a class
+    of 1,000 scored by speed has about as many different scores: asking place_of for each would be a million steps)."""
+    found, ahead = {}, 0
+    for points, group in itertools.groupby(sorted(all_points, reverse=True)):
+        found[points] = ahead + 1
+        ahead += len(list(group))
+    found.setdefault(0, ahead + 1)
+    return found
 
 
 def with_places(rows):
     """Return rows ranked best first, each with its "place" by place_of, the one ranking rule of every screen."""
-    every = [row["points"] for row in rows]
-    return [{**row, "place": place_of(row["points"], every)} for row in rows]
+    every = places([row["points"] for row in rows])
+    return [{**row, "place": every[row["points"]]} for row in rows]
 
 
 def top_students(rnd, limit=5):
