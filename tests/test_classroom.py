@@ -569,3 +569,29 @@ def test_a_card_set_takes_names_as_people_type_them(app, teacher):
     refused = teacher.post("/teach/sets", data={"name": "Sharks", "cards": "megladonn, zzzz"})
     html = refused.get_data(as_text=True)
     assert refused.status_code == 400 and "did you mean Megalodon?" in html and "zzzz" in html
+
+
+def test_the_teachers_panel_reads_the_leaderboard_once_per_round_version(classroom, app, teacher):
+    """Answers coming in redraw the teacher's panel every second; points move only at a reveal, which changes the
+    round's version: the leaderboard is read once per version, and is right after the next reveal."""
+    from conftest import statements_run
+    from test_speed_points import answer, control
+
+    def panel():
+        with statements_run(app) as statements:
+            html = teacher.get(url + "/panel").get_data(as_text=True)
+        return html, sum("avg(answers.seconds)" in statement for statement in statements)
+
+    url, code, (ada, ben, cy) = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"), count="4")
+    for student, right in ((ada, True), (ben, False), (cy, False)):
+        answer(student, code, right, app, url)  # the third answer completes the card: it is revealed
+    control(teacher, url, "next")
+    answer(ada, code, True, app, url)
+    html, read = panel()
+    assert read == 1 and re.search(r"Ada</strong>: 1 point\b", html)
+    answer(ben, code, True, app, url)
+    html, read = panel()
+    assert read == 0 and re.search(r"Ada</strong>: 1 point\b", html) and "Ben</strong>: 0" in html
+    answer(cy, code, False, app, url)  # the card is revealed: Ada and Ben score
+    html, read = panel()
+    assert read == 1 and re.search(r"Ada</strong>: 2 points", html) and re.search(r"Ben</strong>: 1 point\b", html)

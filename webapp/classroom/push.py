@@ -11,7 +11,6 @@ import hashlib
 import json
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from flask import current_app, g, render_template
@@ -23,6 +22,7 @@ from webapp.classroom import results, rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
 from webapp.classroom.roster import count_students
+from webapp.classroom.versioned import per_version, taken
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
@@ -52,46 +52,13 @@ def round_changed(session, rnd, how):
     return rnd.id, live.STATE if moved else live.ROSTER
 
 
-SHARED_VIEWS_KEPT = 256
-
-
-@contextmanager
-def taken(lock):
-    """Hold `lock`; when someone else has it, give the request's database connection back before waiting.
-
-    The one holding it is reading the database: were the pool's every connection held by requests waiting here,
-    it would wait for one until the pool's timeout (30 s), and so would they. A request that only read loses
-    nothing but its loaded rows (read again when used); one with unsaved changes keeps its connection.
-    """
-    if not lock.acquire(blocking=False):
-        if not (db.session.new or db.session.dirty or db.session.deleted):
-            db.session.rollback()
-        lock.acquire()
-    try:
-        yield
-    finally:
-        lock.release()
-
-
 def shared_view(rnd, team=None):
     """Return the part of a student's panel that every student of the round (or team) sees alike.
 
     Kept per round version and built once, because 400 students fetch their panels (or are pushed them) in
-    the same second after every reveal. The version changes with every change of the round, so an entry is never stale; it is
-    a cache, never the truth: each app fills its own, and empties it when full.
+    the same second after every reveal.
     """
-    views = current_app.extensions.setdefault("shared_views", {"lock": threading.Lock(), "kept": {}})
-    key = (rnd.id, rnd.code, rnd.version, team)
-    view = views["kept"].get(key)
-    if view is None:
-        with taken(views["lock"]):  # 400 students woken by one reveal: one builds it, the others wait for it
-            view = views["kept"].get(key)
-            if view is None:
-                view = build_shared_view(rnd, team)
-                if len(views["kept"]) >= SHARED_VIEWS_KEPT:
-                    views["kept"].clear()
-                views["kept"][key] = view
-    return view
+    return per_version(rnd, ("student", team), lambda: build_shared_view(rnd, team))
 
 
 def build_shared_view(rnd, team):

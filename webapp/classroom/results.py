@@ -189,12 +189,13 @@ def self_paced_words(obs, answers, index, names):
     return place_words([e["card"] for e in obs["line"] if e["card"] not in later], answer["answer"], names)
 
 
-def leaderboard(rnd, asked=None, shown_turns=()):
+def leaderboard(rnd, asked=None, shown_turns=(), students=None):
     """Return students ranked by points (the round's points rule), with accuracy and speed kept apart.
 
     Accuracy is out of `asked` (the items the class was asked and shown the answer to), so an item a student let
     pass counts against it; without `asked`, out of the student's own judged answers (a team's votes).
-    A streak runs over `shown_turns` (those turns, in order), named where the round shows streaks.
+    A streak runs over `shown_turns` (those turns, in order), named where the round shows streaks. `students`: the
+    round's active students, when the caller has read them.
     """
     totals = {row.student_id: row for row in db.session.execute(
         select(Answer.student_id, func.count(Answer.correct).label("judged"),
@@ -205,7 +206,7 @@ def leaderboard(rnd, asked=None, shown_turns=()):
     tallied = tallies(rnd, shown_turns) if points_rule(rnd).by_speed else {}
     named = streaks_shown(rnd)
     board = []
-    for student in active_students(rnd):
+    for student in active_students(rnd) if students is None else students:
         row = totals.get(student.id)
         judged, right = (row.judged, int(row.right or 0)) if row else (0, 0)
         out_of = asked if asked is not None else judged

@@ -209,7 +209,7 @@ def add_student(rnd, student, token, clash):
     tokens = format_of(rnd).joined(rnd, student)
     if rnd.status != "lobby":
         flag_modified(rnd, "settings")  # a new round version: every student's "number 2 of N" counts the newcomer
-    db.session.commit()
+    commit_keeping_loaded()  # the redirect that follows reads the round and the student: not again from the database
     return rnd, student, token, tokens
 
 
@@ -273,7 +273,17 @@ def machine_round(rnd):
 
 def votes_of(rnd):
     """Return this turn's answers, first given first, as the machine sees them."""
-    return [as_vote(a) for a in answers_for_turn(rnd)]
+    return [as_vote(a) for a in turn_votes(rnd)]
+
+
+# Rows, not ORM objects: the teacher's screens read this turn's answers on every redraw, 1,000 of them in an assembly.
+TURN_VOTES = select(Answer.student_id, Answer.gap, Answer.card).where(
+    Answer.round_id == bindparam("round_id"), Answer.turn == bindparam("turn")).order_by(Answer.id)
+
+
+def turn_votes(rnd):
+    """Return this turn's answers, first given first, as rows of student_id, gap and card."""
+    return db.session.execute(TURN_VOTES, {"round_id": rnd.id, "turn": turn_of(rnd)}).all()
 
 
 def as_vote(answer):
@@ -339,7 +349,7 @@ def answering(rnd):
 
 def controls(rnd, answers=None):
     """Return the controls the teacher may use now (`answers`: this turn's, when the caller has read them)."""
-    answers = answers_for_turn(rnd) if answers is None else answers
+    answers = turn_votes(rnd) if answers is None else answers
     votes = [as_vote(a) for a in answers]
     return machine.controls(machine_round(rnd), class_of(rnd), votes, now().timestamp())
 

@@ -24,7 +24,7 @@ def teacher_view(rnd):
     """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
     fmt = format_of(rnd)
     students = active_students(rnd)
-    turn_answers = rounds.answers_for_turn(rnd)
+    turn_answers = rounds.turn_votes(rnd)
     context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
                "periods": {p.position: p for p in all_periods()},

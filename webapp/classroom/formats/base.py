@@ -17,6 +17,7 @@ from webapp.cards.queries import cards_by_slug
 from webapp.classroom import exports, results
 from webapp.classroom.clock import seconds
 from webapp.classroom.roster import active_students
+from webapp.classroom.versioned import per_version
 from webapp.common.words import DRAWN_CARD_LINE, name_line
 from webapp.games.rounds import RoundState
 from webapp.games.rounds import points as scoring
@@ -297,7 +298,9 @@ class WholeClass(Answered):
         board = rnd.settings.get("leaderboard", "every")
         # Not in the lobby: a list of everyone at 0 points is no leaderboard.
         if (board == "every" and rnd.status != "lobby") or (board == "end" and rnd.status == "finished"):
-            context["leaderboard"] = results.leaderboard(rnd, shown_turns=self.shown_turns(rnd))
+            # Points move only at a reveal, which changes the version: answers coming in redraw it from what is kept.
+            context["leaderboard"] = per_version(rnd, "leaderboard", lambda: results.leaderboard(
+                rnd, shown_turns=self.shown_turns(rnd), students=students))
         return context
 
     def confirm(self, action, answered):

@@ -1,0 +1,49 @@
+"""What a process keeps of a round per version: built once, read by every screen until the round changes.
+
+The round's version changes with every change of the round (a reveal judges answers, a rename, a removal, extra
+time), so an entry is never stale; it is a cache, never the truth: each process fills its own, and empties it when
+full.
+"""
+
+import threading
+from contextlib import contextmanager
+
+from flask import current_app
+
+from webapp.extensions import db
+
+KEPT = 256  # entries a process keeps (of every kind together)
+
+
+@contextmanager
+def taken(lock):
+    """Hold `lock`; when someone else has it, give the request's database connection back before waiting.
+
+    The one holding it is reading the database: were the pool's every connection held by requests waiting here,
+    it would wait for one until the pool's timeout (30 s), and so would they. A request that only read loses
+    nothing but its loaded rows (read again when used); one with unsaved changes keeps its connection.
+    """
+    if not lock.acquire(blocking=False):
+        if not (db.session.new or db.session.dirty or db.session.deleted):
+            db.session.rollback()
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def per_version(rnd, what, build):
+    """Return `build()` for this version of the round, built once per process (`what` names it: one kind of view)."""
+    views = current_app.extensions.setdefault("round_versions", {"lock": threading.Lock(), "kept": {}})
+    key = (rnd.id, rnd.code, rnd.version, what)
+    view = views["kept"].get(key)
+    if view is None:
+        with taken(views["lock"]):  # 400 students woken by one reveal: one builds it, the others wait for it
+            view = views["kept"].get(key)
+            if view is None:
+                view = build()
+                if len(views["kept"]) >= KEPT:
+                    views["kept"].clear()
+                views["kept"][key] = view
+    return view
