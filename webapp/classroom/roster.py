@@ -15,6 +15,11 @@ def active_students(rnd):
                               .order_by(Student.id)).all()
 
 
+def every_student(rnd):
+    """Return all the round's students, removed ones too, in joining order."""
+    return db.session.scalars(select(Student).where(Student.round_id == rnd.id).order_by(Student.id)).all()
+
+
 def team_sizes(rnd):
     """Return Counter({team: students in it}) of the round's students still in (one count per team, not the rows)."""
     return Counter(dict(db.session.execute(

@@ -347,11 +347,13 @@ def answering(rnd):
     return rnd.status == "playing" and turn_open(rnd)
 
 
-def controls(rnd, answers=None):
-    """Return the controls the teacher may use now (`answers`: this turn's, when the caller has read them)."""
+def controls(rnd, answers=None, everyone=None):
+    """Return the controls the teacher may use now (`answers`: this turn's, and `everyone`: the class as the machine
+    sees it, when the caller has read them)."""
     answers = turn_votes(rnd) if answers is None else answers
     votes = [as_vote(a) for a in answers]
-    return machine.controls(machine_round(rnd), class_of(rnd), votes, now().timestamp())
+    return machine.controls(machine_round(rnd), class_of(rnd) if everyone is None else everyone, votes,
+                            now().timestamp())
 
 
 def submit(rnd, student, gap, card=None):

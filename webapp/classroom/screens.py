@@ -11,7 +11,8 @@ from webapp.cards.queries import all_periods
 from webapp.classroom import rounds
 from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
-from webapp.classroom.roster import active_students, as_student
+from webapp.classroom.roster import as_student, every_student
+from webapp.classroom.versioned import rows_per_version
 from webapp.extensions import db
 from webapp.models import SchoolClass
 
@@ -23,12 +24,14 @@ ROSTER_CONTROLS_UP_TO = 60
 def teacher_view(rnd):
     """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
     fmt = format_of(rnd)
-    students = active_students(rnd)
+    everyone = every_student(rnd)
+    students = [student for student in everyone if not student.removed]
     turn_answers = rounds.turn_votes(rnd)
+    allowed = rounds.controls(rnd, turn_answers, [as_student(student) for student in everyone])
     context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
-               "periods": {p.position: p for p in all_periods()},
-               "controls": [(action, fmt.control_label(action)) for action in rounds.controls(rnd, turn_answers)],
+               "periods": rows_per_version(rnd, "periods", lambda: {p.position: p for p in all_periods()}),
+               "controls": [(action, fmt.control_label(action)) for action in allowed],
                "full_page": False, "answered": 0, "roster_controls_up_to": ROSTER_CONTROLS_UP_TO}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
     context["not_answered"] = not_answered(rnd, students, turn_answers)

@@ -47,3 +47,13 @@ def per_version(rnd, what, build):
                     views["kept"].clear()
                 views["kept"][key] = view
     return view
+
+
+def rows_per_version(rnd, what, read):
+    """Return per_version of database rows (`read()`: a dict of them), detached from the session: they outlive it."""
+    def build():
+        rows = read()
+        for row in rows.values():
+            db.session.expunge(row)
+        return rows
+    return per_version(rnd, what, build)

@@ -8,6 +8,7 @@ from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_window, names_in, names_of, plural, podium
 from webapp.classroom.roster import active_students, captain
+from webapp.classroom.versioned import rows_per_version
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
 NO_MOVE = "no card placed: the time ran out or the turn was skipped"
@@ -42,7 +43,7 @@ class TeamRound(Answered):
 
     def teacher_context(self, rnd, students, turn_answers):
         obs = self.observe(rnd)
-        return {"obs": obs, "answered": len(turn_answers), "votes": {}, "cards": cards_by_slug(names_in(obs)),
+        return {"obs": obs, "answered": len(turn_answers), "votes": {}, "cards": rows_per_version(rnd, "line cards", lambda: cards_by_slug(names_in(obs))),
                 "outcome": outcome(obs), "tie_rule": self.tie_rule(rnd)}
 
     def student_context(self, rnd, student, answers, obs):
