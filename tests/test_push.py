@@ -147,13 +147,16 @@ def test_a_committed_change_reaches_the_hub_as_its_kind(pushing, bus_started, te
         teacher.post(url + "/control", data={"action": "start"})
     listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER, ANSWER),
                                                      urgent=(STATE, ROSTER, ANSWER))
+    while listener.take(0.3):  # what the set-up sent (a join is sent a moment after its commit, with any others)
+        pass
     if step == "join":
         classroom.join(code, "Ben")
     elif step == "start":
         teacher.post(url + "/control", data={"action": "start"})
     else:
         ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
-    assert kind in listener.take(5)
+    heard = set()  # the answer completes the card: its reveal may be heard first (answers are sent a moment later)
+    wait_until(lambda: heard.update(listener.take(0.5)) or kind in heard)
 
 
 def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, classroom):
@@ -161,15 +164,47 @@ def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, clas
     listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER), urgent=(STATE, ROSTER))
     with pushing.app_context():
         from webapp.extensions import db
-        from webapp.models import Round
+        from webapp.models import Round, Student
 
         rnd = db.session.get(Round, round_id_of(url))
         rnd.status = "playing"
         db.session.flush()  # on PostgreSQL this sends NOTIFY inside the transaction...
         db.session.rollback()  # ...which PostgreSQL then never delivers
+        db.session.add(Student(round_id=rnd.id, nickname="Nobody", nickname_key="nobody", token_hash="x" * 64))
+        db.session.flush()  # a join is gathered to be sent after its commit...
+        db.session.rollback()  # ...which never comes
     assert listener.take(1) == set()
     classroom.join(code, "Ada")
     assert listener.take(5) == {ROSTER}  # the bus still works after it
+
+
+def test_answers_and_joins_send_no_notify_in_their_own_transaction(pushing, bus_started, teacher, classroom):
+    """A transaction that sends NOTIFY holds a lock of the whole database server while it commits: answers and
+    joins are gathered and sent after their commit, a round moving on in its own transaction."""
+    from conftest import statements_run
+
+    url, code = classroom.new_round(teacher)
+    ada, _ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
+    with statements_run(pushing) as started:
+        teacher.post(url + "/control", data={"action": "start"})
+    with statements_run(pushing) as answered:  # Ben has not answered: the card stays open
+        ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    with statements_run(pushing) as joined:
+        classroom.join(code, "Cy")
+    notifies = [sum("pg_notify" in statement for statement in run) for run in (started, answered, joined)]
+    assert notifies == ([1, 0, 0] if bus_started.postgres else [0, 0, 0])
+
+
+def test_gathered_changes_that_cannot_be_sent_are_logged_and_sending_goes_on(caplog):
+    from webapp.live.bus import Bus
+
+    bus = Bus(Hub(), "postgresql://nobody@127.0.0.1:9/none?connect_timeout=2")  # port 9: nothing listens
+    bus.send_soon({7: ANSWER})
+    bus.send_soon({7: ROSTER})  # within the same moment: one send
+    wait_until(lambda: "could not be sent" in caplog.text)
+    assert caplog.text.count("could not be sent") == 1 and bus.gathered == {}
+    bus.send_soon({8: ANSWER})
+    wait_until(lambda: caplog.text.count("could not be sent") == 2)
 
 
 def current_card(student, code):

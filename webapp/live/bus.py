@@ -1,9 +1,12 @@
 """How a committed change reaches every process's hub: in-process on SQLite, PostgreSQL's LISTEN/NOTIFY otherwise.
 
 A change is noticed where it is written, whichever view writes it: features say which rows are changes of
-which topic (`watch`), and before each flush the session notes those it writes. On PostgreSQL the flush also sends NOTIFY in the
-same transaction, which PostgreSQL delivers to every listening process at commit, in commit order, and never
-for a transaction rolled back; each process holds one connection that LISTENs and hands what comes to its hub.
+which topic (`watch`), and before each flush the session notes those it writes. On PostgreSQL a round moving on
+is sent by NOTIFY in the same transaction, which PostgreSQL delivers to every listening process at commit, in
+commit order, and never for a transaction rolled back; each process holds one connection that LISTENs and hands
+what comes to its hub. Answers and joins, which screens take at most once a second anyway, are gathered after
+their commit and sent together a moment later: a transaction that sends NOTIFY holds a lock of the whole
+database server while it commits, so 1,000 answers each sending their own would commit one at a time.
 On SQLite (one process) the session hands its notes to the hub after the commit.
 """
 
@@ -18,10 +21,11 @@ from sqlalchemy.orm import Session
 from webapp.live.hub import ANSWER, ROSTER, STATE
 
 CHANNEL = "deep_time_live"
-NOTES, UNSENT = "live_changes", "live_changes_unsent"
+NOTES, UNSENT, GATHERED = "live_changes", "live_changes_unsent", "live_changes_gathered"
 RECONNECT_SECONDS = 1.0
 LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
 STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is noted as the strongest
+GATHER_SECONDS = 0.1  # answers and joins committed within this long are sent in one NOTIFY transaction
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +43,8 @@ def changes_in(session, watches):
         for row in rows:
             for model, topic_of in watches:
                 found = isinstance(row, model) and topic_of(session, row, how)
-                if found and STRENGTH[found[1]] > STRENGTH.get(changed.get(found[0]), -1):
-                    changed[found[0]] = found[1]
+                if found:
+                    strongest(changed, *found)
     return changed
 
 
@@ -59,37 +63,50 @@ def note_changes(session, _context, _instances):
         flushed = changes_in(session, watches)
     notes = session.info.setdefault(NOTES, {})
     for topic, kind in flushed.items():
-        if STRENGTH[kind] >= STRENGTH.get(notes.get(topic), -1):
-            notes[topic] = kind
+        strongest(notes, topic, kind)
     session.info[UNSENT] = flushed
 
 
 @event.listens_for(Session, "after_flush")
 def notify_in_transaction(session, _context):
-    """On PostgreSQL, send this flush's notes as NOTIFY inside the transaction (delivered at commit, or never)."""
+    """On PostgreSQL, send this flush's rounds moving on as NOTIFY inside the transaction (delivered at commit, or
+    never), and gather its answers and joins to be sent after the commit."""
     flushed = session.info.pop(UNSENT, None)
     bus = current_bus() if flushed else None
     if bus is not None and bus.postgres:
         connection = session.connection()
         for topic, kind in flushed.items():
-            connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{topic} {kind}"))
+            if kind == STATE:
+                connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{topic} {kind}"))
+            else:
+                strongest(session.info.setdefault(GATHERED, {}), topic, kind)
+
+
+def strongest(changes, topic, kind):
+    """Note a change of `kind` to `topic` in {topic: kind}, keeping the strongest kind of each."""
+    if STRENGTH[kind] > STRENGTH.get(changes.get(topic), -1):
+        changes[topic] = kind
 
 
 @event.listens_for(Session, "after_commit")
 def deliver_committed(session):
     """On SQLite, hand the committed changes to this process's hub."""
-    notes = session.info.pop(NOTES, None)
-    bus = current_bus() if notes else None
+    notes, gathered = session.info.pop(NOTES, None), session.info.pop(GATHERED, None)
+    bus = current_bus() if notes or gathered else None
     if bus is not None and not bus.postgres:
-        for topic, kind in notes.items():
+        for topic, kind in (notes or {}).items():
             bus.hub.deliver(topic, kind)
+    elif bus is not None and gathered:
+        for topic, kind in gathered.items():  # this process's streams hear it at once, the others a moment later
+            bus.hub.deliver(topic, kind)
+        bus.send_soon(gathered)
 
 
 @event.listens_for(Session, "after_soft_rollback")
 def forget_rolled_back(session, _previous_transaction):
     """Forget the notes of a transaction rolled back: nothing of it happened."""
-    session.info.pop(NOTES, None)
-    session.info.pop(UNSENT, None)
+    for notes in (NOTES, UNSENT, GATHERED):
+        session.info.pop(notes, None)
 
 
 class Bus:
@@ -102,6 +119,10 @@ class Bus:
         self.lock = threading.Lock()
         self.connected = threading.Event()
         self.stopping = threading.Event()
+        self.gathered = {}  # {topic: kind} committed, not yet sent
+        self.sender = None  # the connection gathered changes are sent on
+        self.sender_pid = None  # its server process, which PostgreSQL names as the sender of what it sends
+        self.send_lock = threading.Lock()
 
     def start(self):
         """Start listening (once per process, on the first stream: a forked worker starts its own)."""
@@ -123,15 +144,49 @@ class Bus:
                     self.hub.resync()  # anything committed while no one listened is looked at again
                     while not self.stopping.is_set():
                         for notification in connection.notifies(timeout=LOOK_UP_SECONDS):
-                            self.take(notification.payload)
+                            if notification.pid != self.sender_pid:  # this process's own were heard at commit
+                                self.take(notification.payload)
             except psycopg.Error as error:
                 log.warning("live updates lost their PostgreSQL connection (%s); reconnecting", error)
             self.connected.clear()
             self.stopping.wait(RECONNECT_SECONDS)
 
     def stop(self):
-        """Stop listening (an app being thrown away: a test's)."""
+        """Stop listening and sending (an app being thrown away: a test's)."""
         self.stopping.set()
+        with self.send_lock:
+            if self.sender is not None:
+                self.sender.close()
+
+    def send_soon(self, changes):
+        """Send committed changes ({topic: kind}) to every process within GATHER_SECONDS, with any others committed
+        meanwhile."""
+        with self.lock:
+            first = not self.gathered
+            for topic, kind in changes.items():
+                strongest(self.gathered, topic, kind)
+        if first:
+            timer = threading.Timer(GATHER_SECONDS, self.send_gathered)
+            timer.daemon = True
+            timer.start()
+
+    def send_gathered(self):
+        """Send the changes gathered so far to every process in one transaction (on a connection of its own)."""
+        with self.lock:
+            changes, self.gathered = self.gathered, {}
+        if not changes or self.stopping.is_set():
+            return
+        calls = ", ".join(["pg_notify(%s, %s)"] * len(changes))
+        values = [value for topic, kind in changes.items() for value in (CHANNEL, f"{topic} {kind}")]
+        with self.send_lock:
+            try:
+                if self.sender is None or self.sender.closed:
+                    self.sender = psycopg.connect(self.postgres_url, autocommit=True)
+                    self.sender_pid = self.sender.info.backend_pid
+                self.sender.execute(f"SELECT {calls}", values)
+            except psycopg.Error as error:  # this process's screens heard them at commit; the others' heartbeat looks
+                log.warning("live updates could not be sent to the other processes (%s)", error)
+                self.sender = None
 
     def take(self, payload):
         """Hand one notification ("<round id> <kind>") to the hub; ignore what is not one."""
