@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from flask import current_app, g, render_template
-from sqlalchemy import inspect, select
+from sqlalchemy import bindparam, inspect, select
 
 from webapp import live
 from webapp.cards.queries import all_periods, cards_by_slug
@@ -79,6 +79,8 @@ def build_shared_view(rnd, team):
 
 
 STUDENTS = Student.__table__
+TURN_ANSWERS = select(Answer.student_id, Answer.correct).where(Answer.round_id == bindparam("round_id"),
+                                                               Answer.turn == bindparam("turn"))
 
 
 @dataclass
@@ -104,11 +106,31 @@ def snapshot(round_id, joins_may_lag=False):
     with taken(snapshots["lock"]):  # the first stream reads; the others, woken by the same change, wait and reuse it
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
-        if made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
+        if made is not None and made[2] is not None and answers_only_since(made, stamp):
+            made = kept[round_id] = (stamp, made[1], with_new_answers(made[2]))
+        elif made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
             if len(kept) >= SNAPSHOTS_KEPT:
                 kept.clear()
             made = kept[round_id] = (stamp, time.monotonic(), read_snapshot(round_id))
         return made[2]
+
+
+def answers_only_since(made, stamp):
+    """Say whether answers are all that came since the snapshot made at stamp made[0] was read."""
+    read_at = made[0]
+    return read_at[live.ANSWER] != stamp[live.ANSWER] and \
+        all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.ANSWER)
+
+
+def with_new_answers(snap):
+    """Return the snapshot with this turn's answers read again: answers are given only to the turn being played, and
+    nothing else of a round changes meanwhile (judging them, a new turn, a student coming or going are changes of
+    other kinds). Its drawn variants still hold."""
+    answers = dict(snap.answers)
+    turn = rounds.turn_of(snap.round)
+    for student_id, correct in db.session.execute(TURN_ANSWERS, {"round_id": snap.round.id, "turn": turn}):
+        answers[student_id] = {**answers.get(student_id, {}), turn: correct}
+    return Snapshot(snap.round, snap.students, answers, snap.lock, snap.variants)
 
 
 def lags_by_joins_only(made, stamp):
