@@ -809,7 +809,8 @@ class Teacher:
             if "Revealed:" in html and not CARD_OF.search(html) and self.card_seen > self.nexts:
                 self.nexts = self.card_seen
                 rnd.change(2 * self.card_seen + 1, time.perf_counter(), "next")
-                await self.control("next")
+                if not await self.control("next"):
+                    self.nexts -= 1  # no reply: a teacher presses again (a "next" that did happen is refused)
                 turn_began, all_in_since = time.perf_counter(), None
                 continue
             answered = ANSWERED.search(html) if CARD_OF.search(html) else None

@@ -600,8 +600,8 @@ def test_requests_waiting_for_a_round_being_read_give_their_connection_back(load
 
     first = threading.Thread(target=reader)
     first.start()
-    wait_until(lambda: two.extensions.get("live_snapshots", {}).get("lock") is not None
-               and two.extensions["live_snapshots"]["lock"].locked())
+    wait_until(lambda: round_id in two.extensions.get("live_snapshots", {}).get("locks", {})
+               and two.extensions["live_snapshots"]["locks"][round_id].locked())
     pages = [threading.Thread(target=page) for _ in range(2)]
     for thread in pages:
         thread.start()
@@ -610,3 +610,32 @@ def test_requests_waiting_for_a_round_being_read_give_their_connection_back(load
     assert sorted(outcomes) == [("page", round_id), ("page", round_id), ("reader", round_id)]
     with two.app_context():
         db.engine.dispose()
+
+
+def test_a_round_being_read_holds_up_no_other_rounds_screens(pushing, bus_started, teacher, classroom, monkeypatch):
+    """25 classes on one server: one round's snapshot being read (its lock held) must not make another's wait."""
+    slow_url, _ = classroom.new_round(teacher)
+    other_url, _ = classroom.new_round(teacher)
+    reading, go_on, read_snapshot = threading.Event(), threading.Event(), push.read_snapshot
+
+    def slow_read(found_id):
+        if found_id == round_id_of(slow_url):
+            reading.set()
+            go_on.wait(10)
+        return read_snapshot(found_id)
+
+    monkeypatch.setattr(push, "read_snapshot", slow_read)
+
+    def look(url, found):
+        with pushing.test_request_context():
+            found.append(push.snapshot(round_id_of(url)).round.id)
+
+    slow, other = [], []
+    first = threading.Thread(target=look, args=(slow_url, slow))
+    first.start()
+    assert reading.wait(5)
+    look(other_url, other)  # would wait for the slow read (and time out the test's join below) with one lock
+    assert other == [round_id_of(other_url)] and slow == []
+    go_on.set()
+    first.join(10)
+    assert slow == [round_id_of(slow_url)]

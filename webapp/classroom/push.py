@@ -22,7 +22,7 @@ from webapp.classroom import results, rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
 from webapp.classroom.roster import count_students
-from webapp.classroom.versioned import per_version, taken
+from webapp.classroom.versioned import cache, lock_of, per_version, taken
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
@@ -101,9 +101,9 @@ def snapshot(round_id, joins_may_lag=False):
     since. A stream's first look asks for that: when a class of 1,000 joins, each newcomer's stream opening
     must not read the whole class again.
     """
-    snapshots = current_app.extensions.setdefault("live_snapshots", {"lock": threading.Lock(), "kept": {}})
+    snapshots = cache("live_snapshots")
     stamp, trusted = live.hub().stamp(round_id), live.listening()  # deaf to changes, no snapshot can be trusted
-    with taken(snapshots["lock"]):  # the first stream reads; the others, woken by the same change, wait and reuse it
+    with taken(lock_of(snapshots, round_id)):  # the first stream reads; the others, woken with it, wait and reuse it
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
         if made is not None and made[2] is not None and answers_only_since(made, stamp):

@@ -33,13 +33,26 @@ def taken(lock):
         lock.release()
 
 
+def cache(name):
+    """Return this process's cache `name`: {"kept": {key: value}, "locks": {key: lock}, "lock": guarding "locks"}."""
+    return current_app.extensions.setdefault(name, {"kept": {}, "locks": {}, "lock": threading.Lock()})
+
+
+def lock_of(store, key):
+    """Return the lock of one key of a cache: building one entry never holds up another's (another round's)."""
+    with store["lock"]:
+        if len(store["locks"]) >= KEPT and key not in store["locks"]:
+            store["locks"].clear()  # a lock held meanwhile only lets one entry be built twice
+        return store["locks"].setdefault(key, threading.Lock())
+
+
 def per_version(rnd, what, build):
     """Return `build()` for this version of the round, built once per process (`what` names it: one kind of view)."""
-    views = current_app.extensions.setdefault("round_versions", {"lock": threading.Lock(), "kept": {}})
+    views = cache("round_versions")
     key = (rnd.id, rnd.code, rnd.version, what)
     view = views["kept"].get(key)
     if view is None:
-        with taken(views["lock"]):  # 400 students woken by one reveal: one builds it, the others wait for it
+        with taken(lock_of(views, key)):  # 400 students woken by one reveal: one builds it, the others wait for it
             view = views["kept"].get(key)
             if view is None:
                 view = build()
