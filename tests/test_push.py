@@ -14,13 +14,14 @@ from datetime import timedelta
 import flask
 import pytest
 from conftest import SERVER_URL, ClassroomActions, database_config, wait_until
-from sqlalchemy import text
+from sqlalchemy import inspect as sa_inspect
 
 from webapp import create_app
 from webapp.classroom import push
 from webapp.classroom.clock import now
 from webapp.extensions import db
 from webapp.live.hub import ANSWER, ROSTER, STATE, Hub
+from webapp.models import Round
 
 
 def read_events(response, count, timeout=10.0):
@@ -164,7 +165,7 @@ def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, clas
     listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER), urgent=(STATE, ROSTER))
     with pushing.app_context():
         from webapp.extensions import db
-        from webapp.models import Round, Student
+        from webapp.models import Student
 
         rnd = db.session.get(Round, round_id_of(url))
         rnd.status = "playing"
@@ -586,7 +587,7 @@ def test_requests_waiting_for_a_round_being_read_give_their_connection_back(load
         return read_snapshot(found_id)
 
     monkeypatch.setattr(push, "read_snapshot", slow_read)
-    outcomes = []
+    outcomes, kept = [], []
 
     def reader():
         with two.test_request_context():
@@ -594,9 +595,10 @@ def test_requests_waiting_for_a_round_being_read_give_their_connection_back(load
 
     def page():
         with two.test_request_context():
-            db.session.execute(text("SELECT 1"))  # the page's own reading: one of the pool's connections is its
+            mine = db.session.get(Round, round_id)  # the page's own reading: one of the pool's connections is its
             pages_hold_connections.wait(5)
             outcomes.append(("page", push.snapshot(round_id).round.id))
+            kept.append(not sa_inspect(mine).expired)  # what it read stays loaded: not read again row by row
 
     first = threading.Thread(target=reader)
     first.start()
@@ -608,6 +610,7 @@ def test_requests_waiting_for_a_round_being_read_give_their_connection_back(load
     for thread in (first, *pages):
         thread.join(10)
     assert sorted(outcomes) == [("page", round_id), ("page", round_id), ("reader", round_id)]
+    assert kept == [True, True]
     with two.app_context():
         db.engine.dispose()
 

@@ -19,6 +19,7 @@ from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.names import join_problem, nickname_problem
 from webapp.classroom.roster import active_students, as_student, class_of, count_students, team_sizes
+from webapp.classroom.versioned import commit_keeping_loaded
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
 from webapp.errors import AppError
@@ -378,17 +379,6 @@ def submit(rnd, student, gap, card=None):
         raise AppError(409, "You have already answered this card.") from error
     settle(rnd)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
     return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
-
-
-def commit_keeping_loaded():
-    """Commit, keeping the rows the request read as they were (used again, they are not read again): a class of
-    1,000 answering one card would otherwise read the round and the student twice more per answer."""
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
 
 
 def answers_for_turn(rnd):
