@@ -25,7 +25,7 @@ NOTES, UNSENT, GATHERED = "live_changes", "live_changes_unsent", "live_changes_g
 RECONNECT_SECONDS = 1.0
 LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
 STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is noted as the strongest
-GATHER_SECONDS = 0.1  # answers and joins committed within this long are sent in one NOTIFY transaction
+GATHER_SECONDS = 0.05  # answers and joins committed within this long are sent in one NOTIFY transaction
 
 log = logging.getLogger(__name__)
 
