@@ -310,6 +310,37 @@ def test_a_snapshot_takes_in_new_answers_by_reading_this_turns_alone(pushing, bu
     assert len(statements) == 1 and "answers.turn" in statements[0] and "students" not in statements[0]
 
 
+
+@pytest.mark.parametrize("moves", [("reveal",), ("reveal", "next"), ("reveal", "next", "reveal")])
+def test_a_round_moving_on_rereads_its_answers_from_the_snapshots_turn_alone(pushing, bus_started, teacher,
+                                                                             classroom, moves):
+    """A reveal or "next" changes no student and judges only the turn being played: the snapshot keeps its students
+    and reads answers from its own turn on, and holds exactly what reading everything again would."""
+    from conftest import statements_run
+
+    url, code = classroom.new_round(teacher)
+    ada, ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
+    teacher.post(url + "/control", data={"action": "start"})
+    for _ in range(2):  # two cards played: answers of earlier turns are kept, not read again
+        for student in (ada, ben):
+            student.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(student, code)})
+        teacher.post(url + "/control", data={"action": "next"})
+    ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    round_id = round_id_of(url)
+    with pushing.test_request_context():
+        before = push.snapshot(round_id)
+    for move in moves:
+        assert teacher.post(url + "/control", data={"action": move}).status_code in (200, 302)
+    with pushing.test_request_context(), statements_run(pushing) as statements:
+        after = push.snapshot(round_id)
+    with pushing.test_request_context():
+        full = push.read_snapshot(round_id)
+    assert after.students is before.students
+    assert after.answers == full.answers and after.round.version == full.round.version
+    assert any(turn == 2 and right is not None for given in after.answers.values() for turn, right in given.items())
+    assert not any("FROM students" in statement for statement in statements)
+    assert any("answers.turn >=" in statement for statement in statements)
+
 def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, bus_started, teacher, classroom):
     url, code = classroom.new_round(teacher)
     ada = classroom.join(code, "Ada")

@@ -81,6 +81,8 @@ def build_shared_view(rnd, team):
 STUDENTS = Student.__table__
 TURN_ANSWERS = select(Answer.student_id, Answer.correct).where(Answer.round_id == bindparam("round_id"),
                                                                Answer.turn == bindparam("turn"))
+ANSWERS_FROM = select(Answer.student_id, Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
+                                                                           Answer.turn >= bindparam("turn"))
 
 
 @dataclass
@@ -103,23 +105,28 @@ def snapshot(round_id, joins_may_lag=False):
     """
     snapshots = cache("live_snapshots")
     stamp, trusted = live.hub().stamp(round_id), live.listening()  # deaf to changes, no snapshot can be trusted
+    made = snapshots["kept"].get(round_id) if trusted else None
+    if made is not None and made[0] == stamp:
+        return made[2]  # current: the many looks after a change take no lock
     with taken(lock_of(snapshots, round_id)):  # the first stream reads; the others, woken with it, wait and reuse it
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
-        if made is not None and made[2] is not None and answers_only_since(made, stamp):
-            made = kept[round_id] = (stamp, made[1], with_new_answers(made[2]))
-        elif made is None or not (made[0] == stamp or (joins_may_lag and lags_by_joins_only(made, stamp))):
+        if made is None or made[2] is None or kind_changed(made, stamp, live.ROSTER, live.SYNC):
+            if made is not None and joins_may_lag and lags_by_joins_only(made, stamp):
+                return made[2]
             if len(kept) >= SNAPSHOTS_KEPT:
                 kept.clear()
             made = kept[round_id] = (stamp, time.monotonic(), read_snapshot(round_id))
+        elif kind_changed(made, stamp, live.STATE):
+            made = kept[round_id] = (stamp, made[1], read_snapshot(round_id, made[2]))
+        elif made[0] != stamp:
+            made = kept[round_id] = (stamp, made[1], with_new_answers(made[2]))
         return made[2]
 
 
-def answers_only_since(made, stamp):
-    """Say whether answers are all that came since the snapshot made at stamp made[0] was read."""
-    read_at = made[0]
-    return read_at[live.ANSWER] != stamp[live.ANSWER] and \
-        all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.ANSWER)
+def kind_changed(made, stamp, *kinds):
+    """Say whether changes of any of `kinds` came since the snapshot made at stamp made[0] was read."""
+    return any(made[0][kind] != stamp[kind] for kind in kinds)
 
 
 def with_new_answers(snap):
@@ -140,16 +147,25 @@ def lags_by_joins_only(made, stamp):
         time.monotonic() - moment < ROSTER_READ_EVERY
 
 
-def read_snapshot(round_id):
-    """Read a round, its students and their answers, detached from the session (None: the round is gone)."""
+def read_snapshot(round_id, since=None):
+    """Read a round, its students and their answers, detached from the session (None: the round is gone).
+
+    `since`: the snapshot before a change that only moved the round on (no one came, went or was changed): its
+    students are kept, and of their answers only those of its turn onwards are read again, the ones a reveal
+    judges. A reveal in front of 1,000 students then reads one card's answers, not every card's, in each process.
+    """
     rnd = db.session.get(Round, round_id)
     if rnd is None:
         return None
-    # Rows, not ORM objects: a class of 1,000 is read again after every change, in every process.
-    students = {row.id: row for row in db.session.execute(select(STUDENTS).where(STUDENTS.c.round_id == round_id))}
-    answers = {}
-    for student_id, turn, correct in db.session.execute(
-            select(Answer.student_id, Answer.turn, Answer.correct).where(Answer.round_id == round_id)):
+    if since is None:
+        # Rows, not ORM objects: a class of 1,000 is read again after every change of its students, in every process.
+        students, answers, first_turn = \
+            {row.id: row for row in db.session.execute(select(STUDENTS).where(STUDENTS.c.round_id == round_id))}, {}, 0
+    else:
+        students, first_turn = since.students, min(rounds.turn_of(since.round), rounds.turn_of(rnd))
+        answers = {student_id: {turn: right for turn, right in given.items() if turn < first_turn}
+                   for student_id, given in since.answers.items()}
+    for student_id, turn, correct in db.session.execute(ANSWERS_FROM, {"round_id": round_id, "turn": first_turn}):
         answers.setdefault(student_id, {})[turn] = correct
     db.session.expunge(rnd)
     # Once per change and process, not per student: the turn ends for everyone when the most extra time runs out.

@@ -84,13 +84,15 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     context = app.request_context(environ)  # made once (the session read once), pushed for each look
 
     def look(woken_by):
-        # Pushed only while looking, never held while waiting: streams never share or keep a context.
+        # Pushed only while looking, never held while waiting: a stream's generator may be resumed and closed from
+        # wherever its server (or a test) iterates it, so a context held across its waits could be popped out of turn.
         with context:
             g.__dict__.update(kept)  # what the view's checks found (the teacher, say)
             try:
                 return view(woken_by)
             finally:
-                db.session.remove()
+                if db.session.registry.has():  # most looks are served from what the process keeps: no session
+                    db.session.remove()
 
     def events():
         nonlocal sent
