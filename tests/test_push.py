@@ -290,9 +290,37 @@ def test_a_panel_is_drawn_once_per_variant_not_once_per_student(pushing, teacher
         stream.close()
 
 
+def test_an_answer_is_answered_with_the_panel_drawn_once_for_all_who_answered_alike(pushing, teacher, classroom):
+    """Under push an answer's reply is the student's variant, drawn once for everyone who answered alike, with their
+    own standing and clock in headers: the same view their stream would send."""
+    from urllib.parse import unquote
+
+    url, code, students = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"))
+    for student in students:  # a card judged: points, and with them a standing to show
+        student.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(student, code)})
+    teacher.post(url + "/control", data={"action": "next"})
+    drawn, replies = [], []
+
+    def count(_sender, template, **_extra):
+        if template.name == "classroom/student/_panel.html":
+            drawn.append(1)
+
+    cards = [current_card(student, code) for student in students]
+    with flask.template_rendered.connected_to(count, pushing):
+        for student, card in zip(students[:2], cards, strict=False):
+            replies.append(student.post(f"/r/{code}/answer", data={"gap": "0", "card": card},
+                                        headers={"X-Live-Panel": "1"}))
+    assert [reply.status_code for reply in replies] == [200, 200] and len(drawn) <= 1
+    assert replies[0].get_data() == replies[1].get_data()
+    assert "Your answer is in" in replies[0].get_data(as_text=True)
+    pushed = next_view(open_stream(students[0], f"/r/{code}/events"))
+    assert replies[0].headers["X-Panel"] == "1" and replies[0].get_data(as_text=True) == pushed["html"]
+    assert unquote(replies[0].headers["X-Standing"]) == pushed["standing"] and "point" in pushed["standing"]
+
+
 def test_a_snapshot_takes_in_new_answers_by_reading_this_turns_alone(pushing, bus_started, teacher, classroom):
     """Answers come in all through a turn: a snapshot then reads only this turn's answers (not its students, nor
-    every answer of the round), and keeps the panels it drew."""
+    every answer of the round)."""
     from conftest import statements_run
 
     url, code = classroom.new_round(teacher)
@@ -306,7 +334,7 @@ def test_a_snapshot_takes_in_new_answers_by_reading_this_turns_alone(pushing, bu
     with pushing.test_request_context(), statements_run(pushing) as statements:
         after = push.snapshot(round_id_of(url))
     assert list(after.answers[ada_id]) == [0]  # the first card's answer, not yet judged
-    assert after.students is before.students and after.variants is before.variants
+    assert after.students is before.students
     assert len(statements) == 1 and "answers.turn" in statements[0] and "students" not in statements[0]
 
 

@@ -3,15 +3,14 @@
 Render once: after a change, the first stream of a round in a process reads the round once (its students,
 their answers, what every student shares) into a snapshot; each student's panel is then one of a few
 variants (the format's student_context: answered or not, right or wrong, captain or not), each rendered once
-per snapshot and process; only what is a student's own (points and rank, their clock) is made per student,
+per round version and process, and the reply to an answer is one too; only what is a student's own (points and rank, their clock) is made per student,
 and small. The teacher's page and the stage are rendered per stream: a round has one or two.
 """
 
 import hashlib
 import json
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from flask import current_app, g, render_template
 from sqlalchemy import bindparam, inspect, select
@@ -92,8 +91,6 @@ class Snapshot:
     round: Round
     students: dict
     answers: dict  # student id -> {turn: right?}
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    variants: dict = field(default_factory=dict)  # (viewer, own) -> (html, digest)
 
 
 def snapshot(round_id, joins_may_lag=False):
@@ -132,12 +129,12 @@ def kind_changed(made, stamp, *kinds):
 def with_new_answers(snap):
     """Return the snapshot with this turn's answers read again: answers are given only to the turn being played, and
     nothing else of a round changes meanwhile (judging them, a new turn, a student coming or going are changes of
-    other kinds). Its drawn variants still hold."""
+    other kinds)."""
     answers = dict(snap.answers)
     turn = rounds.turn_of(snap.round)
     for student_id, correct in db.session.execute(TURN_ANSWERS, {"round_id": snap.round.id, "turn": turn}):
         answers[student_id] = {**answers.get(student_id, {}), turn: correct}
-    return Snapshot(snap.round, snap.students, answers, snap.lock, snap.variants)
+    return Snapshot(snap.round, snap.students, answers)
 
 
 def lags_by_joins_only(made, stamp):
@@ -194,18 +191,33 @@ def student_look(round_id, student_id, held, woken_by):
         return None
     shared = shared_view(rnd, fmt.student_viewer(student))
     answers = snap.answers.get(student_id, {})
-    own = fmt.student_context(rnd, student, answers, shared["obs"])
-    variant = (fmt.student_viewer(student), json.dumps(own, sort_keys=True, default=str))
-    with snap.lock:
-        drawn = snap.variants.get(variant)
-    if drawn is None:
-        html = render_template("classroom/student/_panel.html", **variant_context(rnd, fmt, student, shared, own))
-        drawn = snap.variants[variant] = (html, digest(html))
+    html, drawn_digest = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
     standing = standing_of(rnd, student_id, answers, shared)
     seconds = rounds.seconds_left(rnd, student)
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
-    return {"key": f"{drawn[1]}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": drawn[0],
+    return {"key": f"{drawn_digest}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": html,
             "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
+
+
+def answered_look(rnd, student, answers):
+    """Return a student's view just after their answer (`answers`: theirs by turn, this one in), from the round as
+    their request read it: their variant's panel, drawn once for all who answered alike, and their own standing."""
+    fmt = format_of(rnd)
+    shared = shared_view(rnd, fmt.student_viewer(student))
+    html, _ = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
+    return {"html": html, "standing": standing_of(rnd, student.id, answers, shared),
+            "seconds": rounds.seconds_left(rnd, student)}
+
+
+def panel_of(rnd, fmt, student, shared, own):
+    """Return a student's panel and its digest: one variant (`own`: the format's student_context) of this version of
+    the round, drawn once per process for every student who shares it."""
+    variant = (fmt.student_viewer(student), json.dumps(own, sort_keys=True, default=str))
+
+    def draw():
+        html = render_template("classroom/student/_panel.html", **variant_context(rnd, fmt, student, shared, own))
+        return html, digest(html)
+    return per_version(rnd, ("panel", variant), draw)
 
 
 def standing_of(rnd, student_id, answers, shared):

@@ -3,10 +3,12 @@
 import hmac
 import time
 from collections import namedtuple
+from urllib.parse import quote
 
 from flask import current_app, jsonify, redirect, render_template, request, session, url_for
 from sqlalchemy import bindparam, select
 
+from webapp import live
 from webapp.classroom import bp, push, rounds
 from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
@@ -208,11 +210,16 @@ MY_ANSWERS = select(Answer.turn, Answer.correct).where(Answer.round_id == bindpa
                                                        Answer.student_id == bindparam("student_id"))
 
 
+def my_answers(rnd, student):
+    """Return a student's answers in the round: {turn: right?} (None until judged)."""
+    return dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
+
+
 def panel_context(rnd, student, csrf=True, error=None, answers=None):
     """Return what a student's live panel shows (`answers`: theirs by turn, when the caller has them)."""
     fmt = format_of(rnd)
     if answers is None:
-        answers = dict(db.session.execute(MY_ANSWERS, {"round_id": rnd.id, "student_id": student.id}).all())
+        answers = my_answers(rnd, student)
     shared = push.shared_view(rnd, fmt.student_viewer(student))
     context = {"round": rnd, "fmt": fmt, "student": student, "error": error, "csrf": csrf,
                "form": PlaceForm(formdata=None), "key": rnd.settings["characteristic"],
@@ -381,6 +388,11 @@ def live_request():
 
 def answered_view(rnd, student, error=None, status=200, answers=None):
     """Return the student's view after an answer: the panel for the live page, else the whole page."""
+    if live_request() and error is None and live.push_on():
+        # The panel pushed to everyone who answered alike, drawn once; the student's own standing and clock beside it.
+        view = push.answered_look(rnd, student, answers if answers is not None else my_answers(rnd, student))
+        return view["html"], status, {"X-Panel": "1", "X-Standing": quote(view["standing"]),
+                                      **({} if view["seconds"] is None else {"X-Seconds-Left": f"{view['seconds']:.1f}"})}
     if live_request():
         html = render_template("classroom/student/_panel.html",
                                **panel_context(rnd, student, csrf=False, error=error, answers=answers))

@@ -12,7 +12,7 @@ from flask import current_app
 
 from webapp.extensions import db
 
-KEPT = 256  # entries a process keeps (of every kind together)
+KEPT = 1024  # entries a process keeps (of every kind together: 25 rounds keep about ten each per version)
 
 
 @contextmanager
@@ -24,7 +24,8 @@ def taken(lock):
     rows it loaded (a teacher's screen holds the class); one with unsaved changes keeps its connection.
     """
     if not lock.acquire(blocking=False):
-        if not (db.session.new or db.session.dirty or db.session.deleted):
+        # A request with no session yet (a stream's look, mostly) holds no connection: nothing to give back.
+        if db.session.registry.has() and not (db.session.new or db.session.dirty or db.session.deleted):
             commit_keeping_loaded()  # nothing written: a rollback would do, but would have every row read again
         lock.acquire()
     try:

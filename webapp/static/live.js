@@ -94,13 +94,15 @@
       swapHtml(view.html);
       pushedHtml = view.html;
     }
-    if (typeof view.standing === "string") {
-      for (const element of live.querySelectorAll("[data-standing]")) {
-        element.textContent = view.standing;
-        element.hidden = !view.standing;
-      }
-    }
+    if (typeof view.standing === "string") showStanding(view.standing);
     if (typeof view.seconds === "number") setCountdown(view.seconds);
+  }
+
+  function showStanding(text) {
+    for (const element of live.querySelectorAll("[data-standing]")) {
+      element.textContent = text;
+      element.hidden = !text;
+    }
   }
 
   const push = window.livePush ? window.livePush(live.dataset.events, showPushed) : null;
@@ -149,7 +151,16 @@
         location.reload();  // not a panel (taken out of the round, say): the page shows why
         return;
       }
-      await swapPanel(response);
+      // A pushing server sends the panel everyone who answered alike sees, and the student's own beside it.
+      const standing = response.headers.get("X-Standing");
+      const left = response.headers.get("X-Seconds-Left");
+      const html = await response.text();
+      swapHtml(html);
+      if (standing !== null) {
+        showStanding(decodeURIComponent(standing));
+        pushedHtml = html;  // the stream's next view, if the same panel, need not draw it again
+      }
+      if (left !== null) setCountdown(parseFloat(left));
       focusNews();
     } catch (error) {
       if (button) button.disabled = false;
