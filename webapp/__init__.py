@@ -1,5 +1,6 @@
 """The Flask app: an educational paleontology quiz and card game for classrooms."""
 
+import gc
 import os
 from pathlib import Path
 
@@ -59,4 +60,8 @@ def create_app(test_config=None):
     if app.config["TRUSTED_PROXIES"]:
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+    if test_config is None:
+        # What is built so far lives as long as the server process: the collector need not walk it again at each
+        # full collection (about 180,000 objects, a 70 ms pause of every request in the process, a few times a minute).
+        gc.freeze()
     return app
