@@ -127,8 +127,10 @@ def test_a_server_process_freezes_what_it_built_and_a_test_app_does_not(tmp_path
 
     env = {**os.environ, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'frozen.sqlite3'}"}
     script = "import gc; from webapp import create_app; create_app(); print(gc.get_freeze_count())"
-    frozen = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    frozen = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
+                            check=True)
     assert int(frozen.stdout.split()[-1]) > 50_000
     script = "import gc; from webapp import create_app; create_app({'TESTING': True}); print(gc.get_freeze_count())"
-    kept = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    kept = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
+                            check=True)
     assert int(kept.stdout.split()[-1]) == 0
