@@ -16,8 +16,9 @@ One run, as browsers would:
 3. When every student is in, everyone waits --lobby-seconds (the server's idle cost is measured then), and each
    teacher starts its round. A student whose view shows an answer form (form[data-live-submit]) answers once,
    after a random 0..--think seconds, by POST /r/<code>/answer with X-Live-Panel: 1 (the reply is its new panel).
-   The round reveals itself when all have answered; the teacher sends "next" when its view shows the reveal, or
-   "reveal" when all have answered for 2 s and no reveal shows, or after --turn-timeout seconds.
+   The round reveals itself when all have answered; the teacher sends "next" --discuss seconds after its view shows
+   the reveal (0: at once; a class talks a revealed card over), or "reveal" when all have answered for 2 s and no
+   reveal shows, or after --turn-timeout seconds.
 4. At the end (or at --max-seconds) each teacher downloads the answers (GET /teach/rounds/<id>/results.csv) and the
    run checks that every answer a student had accepted is counted there exactly once, and no other.
 
@@ -716,6 +717,7 @@ class Teacher:
         self.card_seen = 0  # the highest "Card N of M" its view showed
         self.nexts = 0
         self.reveals_sent: set[int] = set()
+        self.revealed_seen: dict[int, float] = {}  # card shown revealed -> when the view first showed it
 
     async def set_up(self):
         """Register, log in, create the round and open its page; Failed if any step is refused."""
@@ -806,7 +808,9 @@ class Teacher:
                 rnd.finished = time.perf_counter()
                 break
             turn = self.card_seen - 1
-            if "Revealed:" in html and not CARD_OF.search(html) and self.card_seen > self.nexts:
+            revealed = "Revealed:" in html and not CARD_OF.search(html) and self.card_seen > self.nexts
+            seen_at = self.revealed_seen.setdefault(self.card_seen, time.perf_counter()) if revealed else None
+            if revealed and time.perf_counter() - seen_at >= self.args.discuss:
                 self.nexts = self.card_seen
                 rnd.change(2 * self.card_seen + 1, time.perf_counter(), "next")
                 if not await self.control("next"):
@@ -1064,6 +1068,13 @@ def per_student_minute(cpu, students):
     return cpu["server_cpu_s"] / (students * cpu["seconds"] / 60)
 
 
+def play_seconds(rounds):
+    """Return how long the rounds took from the first start to the last end (None while one is unfinished)."""
+    if not rounds or not all(r.finished for r in rounds):
+        return None
+    return max(r.finished for r in rounds) - min(r.started for r in rounds)
+
+
 def figures_of(args, rounds, stats, outcome, meters, lags):
     """Return every figure of the run as a dict."""
     pairs, lasts, never = change_latencies(rounds)
@@ -1076,7 +1087,8 @@ def figures_of(args, rounds, stats, outcome, meters, lags):
     finished = all(r.finished for r in rounds)
     return {
         "url": args.url, "mode": args.mode, "students": args.students, "joined": students, "rounds": len(rounds),
-        "class_size": args.class_size, "cards": args.cards, "think": args.think, "lobby_seconds": args.lobby_seconds,
+        "class_size": args.class_size, "cards": args.cards, "think": args.think, "discuss": args.discuss,
+        "lobby_seconds": args.lobby_seconds, "play_seconds": play_seconds(rounds),
         "kinds": {kind: spread(stats.times[kind]) | {"statuses": {str(k): v for k, v in stats.statuses[kind].items()}}
                   for kind in (*KINDS, "results") if stats.times[kind]},
         "errors": errors, "error_groups": dict(stats.errors), "error_details": dict(stats.error_details.most_common()),
@@ -1154,6 +1166,8 @@ def main(argv=None):
     parser.add_argument("--lobby-seconds", type=float, default=0.0,
                         help="once all are in, wait this long before the start (the idle cost is measured then)")
     parser.add_argument("--poll-interval", type=float, default=1.0, help="seconds between polls (poll mode)")
+    parser.add_argument("--discuss", type=float, default=0.0,
+                        help="the teacher sends next this many seconds after the reveal shows (a class's talk)")
     parser.add_argument("--turn-timeout", type=float, default=60.0, help="the teacher reveals a card after this long")
     parser.add_argument("--timeout", type=float, default=10.0, help="timeout of one request, seconds")
     parser.add_argument("--stream-timeout", type=float, default=60.0,

@@ -25,20 +25,23 @@ def load_live(monkeypatch):
     return module
 
 
-@pytest.mark.parametrize("mode", ["poll", "push"])
-def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, live_server, tmp_path, capsys, mode):
+@pytest.mark.parametrize(("mode", "discuss"), [("poll", 0.0), ("push", 0.0), ("push", 0.8)])
+def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, live_server, tmp_path, capsys, mode,
+                                                                    discuss):
     figures_path = tmp_path / "live.json"
     # --keepalive 0: a fresh connection per request. The development server that serves the tests sometimes
     # left a kept-alive poll unanswered for the request's whole timeout (gunicorn, which the figures use, does not).
     code = load_live.main(["--url", live_server, "--mode", mode, "--students", "3", "--cards", "3",
                            "--join-spread", "0.2", "--poll-interval", "0.2", "--think", "0.2", "--lobby-seconds", "0.2",
-                           "--max-seconds", "90", "--seed", "1", "--keepalive", "0", "--json", str(figures_path)])
+                           "--max-seconds", "90", "--seed", "1", "--keepalive", "0", "--json", str(figures_path),
+                           "--discuss", f"{discuss}"])
     out = capsys.readouterr().out
     assert code == 0, out
     figures = json.loads(figures_path.read_text())
     assert figures["ok"] is True and figures["joined"] == 3 and figures["errors"] == 0
     assert figures["answers"]["once"] and figures["answers"]["accepted"] == figures["answers"]["expected"] == 9
     assert figures["change_to_screen"]["never_shown"] == 0
+    assert figures["play_seconds"] >= 3 * discuss  # the teacher let the class talk over each of the 3 reveals
     if mode == "push":  # every screen followed its stream: no page fell back to polling
         assert figures["views_pushed"] > 0 and figures["fallbacks_to_poll"] == 0
         assert "poll" not in figures["kinds"]

@@ -250,6 +250,21 @@ def test_a_pages_stream_sends_no_view_until_something_changes_since_the_page(pus
     stream.close()
 
 
+@pytest.mark.parametrize("screen", ["teacher", "stage"])
+def test_a_teachers_page_reads_its_view_once_for_the_page_and_its_streams_key(pushing, teacher, classroom, screen,
+                                                                           monkeypatch):
+    """The page and the key its stream starts from are drawn from one reading of the class (a teacher's page of
+    1,000 students was read twice on every load, after every "next")."""
+    from webapp.classroom import screens
+
+    url, _code, _students = classroom.play_started(teacher)
+    calls, teacher_view = [], screens.teacher_view
+    monkeypatch.setattr(screens, "teacher_view", lambda rnd: calls.append(rnd.id) or teacher_view(rnd))
+    page = teacher.get({"teacher": url, "stage": f"{url}/stage"}[screen])
+    assert page.status_code == 200 and 'data-events="' in page.get_data(as_text=True)
+    assert len(calls) == 1
+
+
 def test_what_a_student_sees_is_their_own_and_hides_nothing_of_the_line(pushing, teacher, classroom):
     _url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})

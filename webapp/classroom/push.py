@@ -268,7 +268,12 @@ def teacher_look(round_id, template, view):
     except AppError:
         return None
     rounds.settle(rnd)  # as the polled panel does: a change made outside the app's requests is caught up here
-    html = render_template(template, **view(rnd))
+    return teacher_shown(rnd, template, view(rnd))
+
+
+def teacher_shown(rnd, template, context):
+    """Return the teacher's screen's live part drawn from `context` (what its view made of the round)."""
+    html = render_template(template, **context)
     seconds = rounds.seconds_left(rnd)
     settle_when_due(rnd, seconds)
     return {"key": f"{digest(html)}.{clock_key(rnd, seconds)}", "html": html, "seconds": seconds}
@@ -283,12 +288,12 @@ def student_view_key(rnd, student):
     return shown and shown["key"]
 
 
-def teacher_view_key(rnd, template, view):
-    """Return the key of the view a teacher's screen's stream would send now (None when this server does not push)."""
+def teacher_view_key(rnd, template, context):
+    """Return the key of the view a teacher's screen's stream would send now, from the context its page was drawn
+    from (read once for both), or None when this server does not push."""
     if not live.push_on():
         return None
-    shown = teacher_look(rnd.id, template, view)
-    return shown and shown["key"]
+    return teacher_shown(rnd, template, context)["key"]
 
 
 def student_stream(rnd, student):

@@ -55,7 +55,7 @@ def stage(round_id):
     rnd = rounds.teacher_round(round_id, g.teacher)
     rounds.settle(rnd)
     context = stage_view(rnd)
-    view_key = push.teacher_view_key(rnd, "classroom/stage/_panel.html", stage_view)
+    view_key = push.teacher_view_key(rnd, "classroom/stage/_panel.html", context)
     return render_template("classroom/stage/stage.html", view_key=view_key, **context)
 
 

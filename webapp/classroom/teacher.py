@@ -169,10 +169,10 @@ def round_page(round_id):
     rnd = rounds.teacher_round(round_id, g.teacher)
     rounds.settle(rnd)
     context = screens.teacher_view(rnd)
+    view_key = push.teacher_view_key(rnd, "classroom/teacher/_panel.html", context)  # before the page's own parts
     if rnd.status == "finished":
         context.update(format_of(rnd).results_context(rnd))
-    context["full_page"] = True
-    context["view_key"] = push.teacher_view_key(rnd, "classroom/teacher/_panel.html", screens.teacher_view)
+    context.update(full_page=True, view_key=view_key)
     return render_template("classroom/teacher/round.html", join_url=screens.join_url(rnd), qr=screens.qr_svg(screens.join_url(rnd)),
                            editable=not reuse.why_not_edit(rnd) and bool(format_of(rnd).choice), **context)
 
