@@ -259,7 +259,7 @@ def test_a_teachers_page_reads_its_view_once_for_the_page_and_its_streams_key(pu
 
     url, _code, _students = classroom.play_started(teacher)
     calls, teacher_view = [], screens.teacher_view
-    monkeypatch.setattr(screens, "teacher_view", lambda rnd: calls.append(rnd.id) or teacher_view(rnd))
+    monkeypatch.setattr(screens, "teacher_view", lambda rnd, *known: calls.append(rnd.id) or teacher_view(rnd, *known))
     page = teacher.get({"teacher": url, "stage": f"{url}/stage"}[screen])
     assert page.status_code == 200 and 'data-events="' in page.get_data(as_text=True)
     assert len(calls) == 1
@@ -460,6 +460,26 @@ def test_the_teachers_page_and_stage_streams_show_answers_coming_in(pushing, tea
     after = next_view(page)["html"], next_view(stage)["html"]
     assert after[0] != before[0] and after[1] != before[1]
     assert "1 of 2" in re.sub(r"<[^>]+>", "", after[0]) or "Ben" in after[0]
+    page.close()
+    stage.close()
+
+
+def test_a_teachers_screens_redraw_for_answers_from_the_rounds_snapshot_alone(pushing, bus_started, teacher,
+                                                                               classroom):
+    """A teacher's page and stage redraw every second while answers come in: from the round's snapshot, with one
+    read of this turn's answers for both (and for the round's students' screens), never the class or the round."""
+    from conftest import statements_run
+
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    page, stage = open_stream(teacher, f"{url}/events"), open_stream(teacher, f"{url}/stage/events")
+    next_view(page), next_view(stage)
+    ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    with statements_run(pushing) as statements:
+        after = next_view(page)["html"], next_view(stage)["html"]
+    assert "1 of 2 answered" in re.sub(r"<[^>]+>", "", after[0])
+    assert len(statements) == 1 and "FROM answers" in statements[0]
+    ben.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ben, code)})  # the last: the card is revealed
+    assert "Revealed:" in next_view(page)["html"]
     page.close()
     stage.close()
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import current_app, g, render_template
 from sqlalchemy import bindparam, inspect, select
@@ -78,10 +79,10 @@ def build_shared_view(rnd, team):
 
 
 STUDENTS = Student.__table__
-TURN_ANSWERS = select(Answer.student_id, Answer.correct).where(Answer.round_id == bindparam("round_id"),
-                                                               Answer.turn == bindparam("turn"))
-ANSWERS_FROM = select(Answer.student_id, Answer.turn, Answer.correct).where(Answer.round_id == bindparam("round_id"),
-                                                                           Answer.turn >= bindparam("turn"))
+# Rows, first given first: the teacher's screens show this turn's as votes.
+ANSWERS_FROM = select(Answer.student_id, Answer.turn, Answer.correct, Answer.gap, Answer.card).where(
+    Answer.round_id == bindparam("round_id"), Answer.turn >= bindparam("turn")).order_by(Answer.id)
+TURN_ANSWERS = ANSWERS_FROM.where(Answer.turn <= bindparam("turn"))
 
 
 @dataclass
@@ -91,6 +92,12 @@ class Snapshot:
     round: Round
     students: dict
     answers: dict  # student id -> {turn: right?}
+    votes: list  # this turn's answers (rows of student_id, gap, card...), first given first
+
+    @cached_property
+    def roster(self):
+        """Return every student (removed ones too) in joining order."""
+        return sorted(self.students.values(), key=lambda student: student.id)
 
 
 def snapshot(round_id, joins_may_lag=False):
@@ -132,9 +139,10 @@ def with_new_answers(snap):
     other kinds)."""
     answers = dict(snap.answers)
     turn = rounds.turn_of(snap.round)
-    for student_id, correct in db.session.execute(TURN_ANSWERS, {"round_id": snap.round.id, "turn": turn}):
-        answers[student_id] = {**answers.get(student_id, {}), turn: correct}
-    return Snapshot(snap.round, snap.students, answers)
+    votes = db.session.execute(TURN_ANSWERS, {"round_id": snap.round.id, "turn": turn}).all()
+    for vote in votes:
+        answers[vote.student_id] = {**answers.get(vote.student_id, {}), turn: vote.correct}
+    return Snapshot(snap.round, snap.students, answers, votes)
 
 
 def lags_by_joins_only(made, stamp):
@@ -162,14 +170,15 @@ def read_snapshot(round_id, since=None):
         students, first_turn = since.students, min(rounds.turn_of(since.round), rounds.turn_of(rnd))
         answers = {student_id: {turn: right for turn, right in given.items() if turn < first_turn}
                    for student_id, given in since.answers.items()}
-    for student_id, turn, correct in db.session.execute(ANSWERS_FROM, {"round_id": round_id, "turn": first_turn}):
-        answers.setdefault(student_id, {})[turn] = correct
+    rows, turn = db.session.execute(ANSWERS_FROM, {"round_id": round_id, "turn": first_turn}).all(), rounds.turn_of(rnd)
+    for row in rows:
+        answers.setdefault(row.student_id, {})[row.turn] = row.correct
     db.session.expunge(rnd)
     # Once per change and process, not per student: the turn ends for everyone when the most extra time runs out.
     most_extra = max((s.extra_seconds for s in students.values() if not s.removed), default=0)
     left = rounds.seconds_left(rnd)
     settle_when_due(rnd, None if left is None else left + most_extra)
-    return Snapshot(rnd, students, answers)
+    return Snapshot(rnd, students, answers, [row for row in rows if row.turn == turn])
 
 
 def digest(text):
@@ -261,14 +270,24 @@ def settle_when_due(rnd, seconds):
     live.hub().call_at(("settle", round_id, round(time.time() + due, 1)), due + SETTLE_AFTER, settle)
 
 
-def teacher_look(round_id, template, view):
-    """Return the teacher's page's or the stage's live part now; None once the round is gone."""
-    try:
-        rnd = rounds.teacher_round(round_id, g.teacher)
-    except AppError:
+def teacher_look(round_id, template, view, woken_by=frozenset()):
+    """Return the teacher's page's or the stage's live part now (`view(rnd, everyone, turn_answers)` its context);
+    None once the round is gone.
+
+    Drawn from the round's snapshot, which this process reads once per change for all the round's screens: a
+    teacher's screens redraw every second while answers come in, and read nothing then.
+    """
+    if not woken_by <= {live.ANSWER} or not woken_by:
+        # As the polled panel does: a change made outside the app's requests (a removal that completes the turn, a
+        # timetable) is caught up here. An answer's own request settles the round.
+        try:
+            rounds.settle(rounds.teacher_round(round_id, g.teacher))
+        except AppError:
+            return None
+    snap = snapshot(round_id)
+    if snap is None or snap.round.teacher_id != g.teacher.id:
         return None
-    rounds.settle(rnd)  # as the polled panel does: a change made outside the app's requests is caught up here
-    return teacher_shown(rnd, template, view(rnd))
+    return teacher_shown(snap.round, template, view(snap.round, snap.roster, snap.votes))
 
 
 def teacher_shown(rnd, template, context):
@@ -311,5 +330,5 @@ def teacher_stream(rnd, template, view):
     if not live.push_on():
         return "", 204
     round_id = rnd.id
-    return live.stream(round_id, lambda _woken_by: teacher_look(round_id, template, view),
+    return live.stream(round_id, lambda woken_by: teacher_look(round_id, template, view, woken_by),
                        follows=(live.STATE, live.ROSTER, live.ANSWER), lazy=TEACHER_LAZY)

@@ -21,12 +21,14 @@ from webapp.models import SchoolClass
 ROSTER_CONTROLS_UP_TO = 60
 
 
-def teacher_view(rnd):
-    """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores."""
+def teacher_view(rnd, everyone=None, turn_answers=None):
+    """Return what the teacher's live panel (and the stage) shows: state, controls, who joined, answers, scores
+    (`everyone`: the round's students, removed ones too, in joining order, and `turn_answers`: this turn's answers,
+    first given first, where the caller has them: a pushed screen's round snapshot)."""
     fmt = format_of(rnd)
-    everyone = every_student(rnd)
+    everyone = every_student(rnd) if everyone is None else everyone
     students = [student for student in everyone if not student.removed]
-    turn_answers = rounds.turn_votes(rnd)
+    turn_answers = rounds.turn_votes(rnd) if turn_answers is None else turn_answers
     allowed = rounds.controls(rnd, turn_answers, [as_student(student) for student in everyone])
     context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",

@@ -19,12 +19,13 @@ TOP = 5  # the best students shown after a reveal
 LOBBY_NAMES = 40  # names shown in the lobby; the rest are counted
 
 
-def stage_view(rnd):
-    """Return what the stage shows: the teacher's view of the round, laid out for a projector by its format.
+def stage_view(rnd, everyone=None, turn_answers=None):
+    """Return what the stage shows: the teacher's view of the round (see screens.teacher_view), laid out for a
+    projector by its format.
 
     `?from=N` is where the window on a long line starts (↑ and ↓ on the stage move it; the format clamps it).
     """
-    context = screens.teacher_view(rnd)
+    context = screens.teacher_view(rnd, everyone, turn_answers)
     context["line_from"] = max(0, request.args.get("from", 0, type=int))
     fmt = context["fmt"]
     obs = context.get("obs")
