@@ -3,8 +3,9 @@
 Render once: after a change, the first stream of a round in a process reads the round once (its students,
 their answers, what every student shares) into a snapshot; each student's panel is then one of a few
 variants (the format's student_context: answered or not, right or wrong, captain or not), each rendered once
-per round version and process, and the reply to an answer is one too; only what is a student's own (points and rank, their clock) is made per student,
-and small. The teacher's page and the stage are rendered per stream: a round has one or two.
+per round version and process (the reply to an answer is one too); only what is a student's own (points and
+rank, their clock) is made per student, and small. The teacher's page and the stage are rendered per stream (a
+round has one or two), from the same snapshot.
 """
 
 import hashlib
@@ -195,27 +196,29 @@ def student_look(round_id, student_id, held, woken_by):
         student = db.session.get(Student, student_id)  # they joined after the snapshot was read
     if student is None or student.removed or student.token_hash != held:
         return None
-    rnd, fmt = snap.round, format_of(snap.round)
-    if fmt.student_page(rnd, student):
+    rnd = snap.round
+    if format_of(rnd).student_page(rnd, student):
         return None
-    shared = shared_view(rnd, fmt.student_viewer(student))
-    answers = snap.answers.get(student_id, {})
-    html, drawn_digest = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
-    standing = standing_of(rnd, student_id, answers, shared)
-    seconds = rounds.seconds_left(rnd, student)
+    html, drawn, standing, seconds = view_of(rnd, student, snap.answers.get(student_id, {}))
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
-    return {"key": f"{drawn_digest}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": html,
+    return {"key": f"{drawn}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": html,
             "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
 
 
 def answered_look(rnd, student, answers):
     """Return a student's view just after their answer (`answers`: theirs by turn, this one in), from the round as
-    their request read it: their variant's panel, drawn once for all who answered alike, and their own standing."""
+    their request read it."""
+    html, _, standing, seconds = view_of(rnd, student, answers)
+    return {"html": html, "standing": standing, "seconds": seconds}
+
+
+def view_of(rnd, student, answers):
+    """Return a student's view: their variant's panel (drawn once for all who share it) and its digest, and their
+    own standing and clock (`answers`: theirs by turn)."""
     fmt = format_of(rnd)
     shared = shared_view(rnd, fmt.student_viewer(student))
-    html, _ = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
-    return {"html": html, "standing": standing_of(rnd, student.id, answers, shared),
-            "seconds": rounds.seconds_left(rnd, student)}
+    html, drawn = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
+    return html, drawn, standing_of(rnd, student.id, answers, shared), rounds.seconds_left(rnd, student)
 
 
 def panel_of(rnd, fmt, student, shared, own):
@@ -277,7 +280,7 @@ def teacher_look(round_id, template, view, woken_by=frozenset()):
     Drawn from the round's snapshot, which this process reads once per change for all the round's screens: a
     teacher's screens redraw every second while answers come in, and read nothing then.
     """
-    if not woken_by <= {live.ANSWER} or not woken_by:
+    if woken_by != {live.ANSWER}:
         # As the polled panel does: a change made outside the app's requests (a removal that completes the turn, a
         # timetable) is caught up here. An answer's own request settles the round.
         try:
