@@ -44,6 +44,9 @@ def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, li
     assert figures["play_seconds"] >= 3 * discuss  # the teacher let the class talk over each of the 3 reveals
     if mode == "push":  # every screen followed its stream: no page fell back to polling
         assert figures["views_pushed"] > 0 and figures["fallbacks_to_poll"] == 0
-        assert "poll" not in figures["kinds"]
+        assert figures["streams_ended_by_server"] == 0
+        # A page polls only until its stream first speaks (as live.js does), which on a busy machine can take longer
+        # than this run's 0.2 s poll interval: at most a poll or two per student, never a page left polling.
+        assert figures["kinds"].get("poll", {}).get("count", 0) <= 2 * figures["joined"]
     else:
         assert figures["views_pushed"] == 0 and figures["kinds"]["poll"]["count"] > 0

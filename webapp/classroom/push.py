@@ -277,20 +277,29 @@ def teacher_look(round_id, template, view, woken_by=frozenset()):
     """Return the teacher's page's or the stage's live part now (`view(rnd, everyone, turn_answers)` its context);
     None once the round is gone.
 
-    Drawn from the round's snapshot, which this process reads once per change for all the round's screens: a
-    teacher's screens redraw every second while answers come in, and read nothing then.
+    Answers alone redraw it from the round's snapshot, which this process reads once per change for all the round's
+    screens: a teacher's screens redraw every second while answers come in, and read nothing then. Anything else
+    (the first look, a heartbeat's, the round moving on, someone joining) reads the round afresh.
     """
-    if woken_by != {live.ANSWER}:
-        # As the polled panel does: a change made outside the app's requests (a removal that completes the turn, a
-        # timetable) is caught up here. An answer's own request settles the round.
-        try:
-            rounds.settle(rounds.teacher_round(round_id, g.teacher))
-        except AppError:
-            return None
-    snap = snapshot(round_id)
-    if snap is None or snap.round.teacher_id != g.teacher.id:
+    snap = snapshot(round_id) if woken_by == {live.ANSWER} else None
+    if snap is not None and snap.round.teacher_id == g.teacher.id:
+        return teacher_shown(snap.round, template, view(snap.round, snap.roster, snap.votes))
+    try:
+        rnd = rounds.teacher_round(round_id, g.teacher)
+    except AppError:
         return None
-    return teacher_shown(snap.round, template, view(snap.round, snap.roster, snap.votes))
+    rounds.settle(rnd)  # as the polled panel does: a change made outside the app's requests is caught up here
+    forget_if_behind(rnd)
+    return teacher_shown(rnd, template, view(rnd))
+
+
+def forget_if_behind(rnd):
+    """Forget this process's snapshot of the round if it is older than the round just read: a change this process
+    never heard of (made outside the app's requests) must not be drawn over by the next redraw."""
+    kept = cache("live_snapshots")["kept"]
+    made = kept.get(rnd.id)
+    if made is not None and made[2] is not None and made[2].round.version != rnd.version:
+        kept.pop(rnd.id, None)
 
 
 def teacher_shown(rnd, template, context):
