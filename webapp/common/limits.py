@@ -1,9 +1,9 @@
 """Slowing down guessing and flooding, counted in the database so every app process sees the same counts.
 
-Two kinds of counter, both in the `throttles` table and each taken with one atomic check-and-count:
+Two kinds of counter, both in the `throttles` table and each counted atomically:
 
-- a **guess** (a join code, a pupil's personal code, a password) is checked while its counters are locked, and
-  counted only when wrong, so racing requests cannot overshoot and a right one writes nothing. After a few free
+- a **guess** (a join code, a pupil's personal code, a password) is counted only when wrong, while its counters
+  are locked, so racing requests cannot overshoot; a right one only reads them and writes nothing. After a few free
   wrong tries the next one must wait, twice as long after each further wrong one, up to a ceiling: nobody is
   walled off for long, and the right code from someone else behind the same address gets through after at most
   that wait;
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app, request
-from sqlalchemy import delete
+from sqlalchemy import case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from webapp.errors import AppError
@@ -101,11 +101,16 @@ def password_keys(email, known_device=False):
 
 def _row(key, at):
     """Lock and return the counter `key`, made at zero if new, in one statement (the caller commits, which frees it)."""
-    insert = (postgresql if db.engine.dialect.name == "postgresql" else sqlite).insert(Throttle)
+    insert = _dialect().insert(Throttle)
     # A conflict's "update" to itself locks the row and returns it: no second statement to read and lock it.
     statement = (insert.values(key=key, count=0, started_at=at)
                  .on_conflict_do_update(index_elements=["key"], set_={"key": insert.excluded.key}).returning(Throttle))
     return db.session.scalars(statement, execution_options={"populate_existing": True}).one()
+
+
+def _dialect():
+    """Return the SQL dialect module whose insert has ON CONFLICT (PostgreSQL's or SQLite's)."""
+    return postgresql if db.engine.dialect.name == "postgresql" else sqlite
 
 
 def _fresh_transaction():
@@ -119,44 +124,72 @@ def _aware(moment):
 
 
 def guess(keys, check, message="Too many wrong tries."):
-    """Return `check()`, the answer to a guess (falsy: wrong), judged while every counter of `keys` (from code_keys,
-    password_keys...) is locked; refused with 429 while one of them must still wait, and counted on each only
-    when wrong. Racing guesses wait for each other's verdict, so none overshoots, and a right one writes nothing."""
+    """Return `check()`, the answer to a guess (falsy: wrong); refused with 429 while a counter of `keys` (from
+    code_keys, password_keys...) must still wait, and counted on each only when wrong.
+
+    A right guess reads the counters and writes nothing: a class of 1,000 behind one school address typing the
+    right code never queues on that address's counter. A wrong one is counted while every counter is locked, and
+    refused instead if another wrong one made it wait meanwhile, so racing wrong guesses never overshoot.
+    """
+    _fresh_transaction()
+    _refuse_while_waiting(_waits(_read(keys), now()), message)
+    found = check()
+    if found:
+        return found
     _fresh_transaction()
     rows = [(_row(key, now()), backoff) for key, backoff in keys]
     at = now()  # read once every counter is locked: a request that waited for the lock must not see the future
-    waits = [(_aware(row.next_at) - at).total_seconds() for row, _ in rows if row.next_at and _aware(row.next_at) > at]
-    if waits:
-        db.session.commit()
-        seconds = math.ceil(max(waits))
-        raise AppError(429, f"{message} Please wait {seconds} second{'s' if seconds != 1 else ''} and try again.")
-    found = check()
-    if not found:
+    waits = _waits([row for row, _ in rows], at)
+    if not waits:
         for row, backoff in rows:
             if at - _aware(row.started_at) > backoff.quiet:
                 row.count, row.started_at = 0, at
             row.count += 1
             row.next_at = at + timedelta(seconds=backoff.wait(row.count))
     db.session.commit()
+    _refuse_while_waiting(waits, message)
     return found
+
+
+def _read(keys):
+    """Return the counters of `keys` that exist, unlocked."""
+    return db.session.scalars(select(Throttle).where(Throttle.key.in_([key for key, _ in keys]))).all()
+
+
+def _waits(rows, at):
+    """Return the seconds each of `rows` still makes a guess wait at `at` (none: it may go ahead)."""
+    return [(_aware(row.next_at) - at).total_seconds() for row in rows if row.next_at and _aware(row.next_at) > at]
+
+
+def _refuse_while_waiting(waits, message):
+    if waits:
+        seconds = math.ceil(max(waits))
+        raise AppError(429, f"{message} Please wait {seconds} second{'s' if seconds != 1 else ''} and try again.")
 
 
 def use(kind, who=None):
     """Count one creation of `kind` (see QUOTAS) by this address, or by `who` (a teacher); refuse with 429 once
     the school's limit for the window is reached."""
     setting, window, what = QUOTAS[kind]
+    key, limit, at = f"{kind}:{who if who is not None else address()}", current_app.config[setting], now()
     _fresh_transaction()
-    row = _row(f"{kind}:{who if who is not None else address()}", now())
-    limit, at = current_app.config[setting], now()
-    if at - _aware(row.started_at) >= window:
-        row.count, row.started_at = 0, at
-    if row.count >= limit:
-        db.session.commit()
-        minutes = math.ceil((_aware(row.started_at) + window - at).total_seconds() / 60)
+    # One statement counts and checks, so the counter is locked only while the database runs it: a school's
+    # joins, all from one address, do not queue behind each other's requests.
+    insert = _dialect().insert(Throttle)
+    ended = Throttle.started_at <= at - window
+    counted = db.session.execute(
+        insert.values(key=key, count=1, started_at=at)
+        .on_conflict_do_update(index_elements=["key"],
+                               set_={"count": case((ended, 1), else_=Throttle.count + 1),
+                                     "started_at": case((ended, at), else_=Throttle.started_at)},
+                               where=ended | (Throttle.count < limit))
+        .returning(Throttle.key)).first()
+    db.session.commit()
+    if counted is None:
+        started = _aware(db.session.scalar(select(Throttle.started_at).where(Throttle.key == key)))
+        minutes = math.ceil((started + window - at).total_seconds() / 60)
         raise AppError(429, f"That is the limit of {limit} {what} per {_window_name(window)} from here. "
                             f"Please try again in {minutes} minute{'s' if minutes != 1 else ''}.")
-    row.count += 1
-    db.session.commit()
 
 
 def one_at_a_time(name):
