@@ -3,6 +3,7 @@
 from sqlalchemy import func, select
 
 from webapp import create_app, database_url, secret_key
+from webapp.config import engine_options
 from webapp.extensions import db
 from webapp.models import Card, Period
 
@@ -70,6 +71,15 @@ def test_database_url_uses_psycopg_for_postgresql(tmp_path, monkeypatch):
     assert database_url(tmp_path) == "postgresql+psycopg://u:p@db.example:5432/app"
     monkeypatch.setenv("DATABASE_URL", "postgres://u@h/app")
     assert database_url(tmp_path) == "postgresql+psycopg://u@h/app"
+
+
+def test_postgresql_keeps_ten_connections_open_a_process_under_the_same_ceiling(app):
+    assert engine_options("postgresql+psycopg://u@h/app") == {"pool_size": 10, "max_overflow": 5}
+    assert engine_options("sqlite:///cards.sqlite3") == {}
+    with app.app_context():
+        pool = db.engine.pool
+        if db.engine.dialect.name == "postgresql":  # the suite on PostgreSQL (TEST_DATABASE_URL)
+            assert (pool.size(), pool._max_overflow) == (10, 5)
 
 
 def test_security_headers_forbid_inline_scripts_and_framing(client):

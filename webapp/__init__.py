@@ -36,6 +36,7 @@ def create_app(test_config=None):
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     config.private_database_file(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
