@@ -18,7 +18,7 @@ from webapp.classroom import erasure
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.names import join_problem, nickname_problem
-from webapp.classroom.roster import active_students, as_student, class_of, count_students, team_sizes
+from webapp.classroom.roster import active_students, as_student, class_of, team_sizes
 from webapp.classroom.versioned import commit_keeping_loaded
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
@@ -157,11 +157,11 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
             raise AppError(403, f"To play as {holder.nickname} on this device, type the one-time code your teacher "
                                 "gave you (it works once).")
         return relink(rnd, holder, token)
-    make_room(rnd)
+    sizes = make_room(rnd)
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, team_sizes(rnd))
+    team = fmt.team_for_newcomer(rnd, sizes)
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token), team=team)
     return add_student(rnd, student, token, "Someone in this round already has that nickname, or one that looks the "
@@ -179,11 +179,11 @@ def join_as_pupil(rnd, pupil):
         return relink(rnd, student, token)
     # No moved-device check here: the personal code says who the child is, and the class has one row per pupil.
     fmt = format_of(rnd)
-    make_room(rnd)
+    sizes = make_room(rnd)
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
         raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, team_sizes(rnd))
+    team = fmt.team_for_newcomer(rnd, sizes)
     student = Student(round_id=rnd.id, nickname=pupil.display_name, nickname_key=pupil.name_key, pupil_id=pupil.id,
                       token_hash=token_hash(token), team=team)
     return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "
@@ -192,11 +192,12 @@ def join_as_pupil(rnd, pupil):
 
 def make_room(rnd):
     """Take the round's turn to add a student (joins at once are stored one after another, so teams stay even and
-    the cap holds), and refuse a round that is full."""
+    the cap holds), refuse a round that is full, and return its team sizes (Counter({team: students}))."""
     limits.one_at_a_time(f"join-round-{rnd.id}")
-    room = current_app.config["STUDENTS_PER_ROUND"]
-    if count_students(rnd) >= room:
+    room, sizes = current_app.config["STUDENTS_PER_ROUND"], team_sizes(rnd)
+    if sum(sizes.values()) >= room:
         raise AppError(409, f"This round is full: it has room for {room} students. Ask your teacher.")
+    return sizes
 
 
 def add_student(rnd, student, token, clash):
