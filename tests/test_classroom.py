@@ -262,6 +262,30 @@ def test_racing_answers_count_exactly_once(classroom, app, teacher):
         assert db.session.query(Answer).count() == 1
 
 
+def test_the_last_answers_racing_still_reveal_and_read_the_class_outside_a_transaction(classroom, app, teacher,
+                                                                                        monkeypatch):
+    """Each answer counts the class after its own commit, on a connection of its own (no BEGIN and ROLLBACK for
+    it): two last answers at once each see the other's, or one of them does, and the card is revealed."""
+    from webapp.classroom import rounds
+
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    outside, statuses = [], []
+
+    def counted(read=rounds.read_connection):
+        outside.append(1)
+        return read()
+
+    monkeypatch.setattr(rounds, "read_connection", counted)
+    threads = [threading.Thread(target=lambda s=s: statuses.append(s.post(f"/r/{code}/answer", data={"gap": "0"})
+                                                                    .status_code)) for s in (ada, ben)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [302, 302] and len(outside) >= 2
+    assert classroom.round(url).state["phase"] == "revealed"
+
+
 def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
     url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})

@@ -18,6 +18,7 @@ from webapp.common.admission import unmetered
 from webapp.common.http import conditional_html
 from webapp.common.seats import remember_seats
 from webapp.common.tokens import new_token, token_hash
+from webapp.database import read_connection
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, SchoolClass, Student
@@ -260,16 +261,6 @@ VERSION_QUERY = (
 )
 
 
-def poll_connection():
-    """Return a connection for one read-only statement."""
-    connection = db.engine.connect()
-    if db.engine.dialect.name == "postgresql":
-        # In autocommit no BEGIN and no ROLLBACK go to the server: two round trips fewer. (SQLite
-        # opens no transaction for a SELECT anyway, and switching its mode costs a PRAGMA.)
-        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
-    return connection
-
-
 POLL_CACHE_KEPT = 10_000
 RoundPoll = namedtuple("RoundPoll", "id version format status settings turn_started_at paused_at")
 StudentPoll = namedtuple("StudentPoll", "nickname team removed extra_seconds")
@@ -290,7 +281,7 @@ def poll_rows(code, token):
     round_row = fresh[1] if fresh and fresh[0] > moment else None
     student_row = round_row and cache["students"].get((code, round_row.version, digest))
     if student_row is None:
-        with poll_connection() as connection:
+        with read_connection() as connection:
             row = connection.execute(VERSION_QUERY, {"code": code, "token_hash": digest}).one_or_none()
         if row is None:
             return None, None
