@@ -162,6 +162,7 @@ def _waits(rows, at):
 
 
 def _refuse_while_waiting(waits, message):
+    """Refuse with 429, saying how long to wait, while any of `waits` (seconds) is left."""
     if waits:
         seconds = math.ceil(max(waits))
         raise AppError(429, f"{message} Please wait {seconds} second{'s' if seconds != 1 else ''} and try again.")
@@ -173,8 +174,8 @@ def use(kind, who=None):
     setting, window, what = QUOTAS[kind]
     key, limit, at = f"{kind}:{who if who is not None else address()}", current_app.config[setting], now()
     _fresh_transaction()
-    # One statement counts and checks, so the counter is locked only while the database runs it: a school's
-    # joins, all from one address, do not queue behind each other's requests.
+    # One statement counts and checks, and the commit follows at once: the counter stays locked for a round trip,
+    # not while the request works, so a school's joins, all from one address, do not queue behind each other.
     insert = _dialect().insert(Throttle)
     ended = Throttle.started_at <= at - window
     counted = db.session.execute(
