@@ -286,6 +286,21 @@ def test_the_last_answers_racing_still_reveal_and_read_the_class_outside_a_trans
     assert classroom.round(url).state["phase"] == "revealed"
 
 
+def test_an_answer_reads_the_round_the_student_and_their_answers_in_one_statement(classroom, app, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    for student in (ada, ben):
+        student.post(f"/r/{code}/answer", data={"gap": "0"})
+    teacher.post(url + "/control", data={"action": "next"})
+    with statements_run(app) as statements:
+        reply = ada.post(f"/r/{code}/answer", data={"gap": "0"}, headers={"X-Live-Panel": "1"})
+    assert reply.status_code == 200
+    before_insert = statements[:next(i for i, sql in enumerate(statements) if sql.startswith("INSERT INTO answers"))]
+    assert [sql.split()[0] for sql in before_insert] == ["SELECT"]
+    assert "FROM rounds JOIN students" in before_insert[0] and "LEFT OUTER JOIN answers" in before_insert[0]
+    again = ada.post(f"/r/{code}/answer", data={"gap": "1"})  # her first card's answer, read with her, is not this one's
+    assert again.status_code == 409 and "already" in again.get_data(as_text=True)
+
+
 def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
     url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})

@@ -359,10 +359,12 @@ def controls(rnd, answers=None, everyone=None):
                             now().timestamp())
 
 
-def submit(rnd, student, gap, card=None):
+def submit(rnd, student, gap, card=None, given=None):
     """Record a student's placement, answer or team vote: exactly one per turn, and only when allowed; return their
-    answers by turn ({turn: right?}, this one included), or None if the round moved on meanwhile."""
-    given = answers_of(rnd, student) if student is not None else []
+    answers by turn ({turn: right?}, this one included), or None if the round moved on meanwhile (`given`: their
+    answers so far, as answers_of, when the caller read them)."""
+    if given is None:
+        given = answers_of(rnd, student) if student is not None else []
     try:
         vote = machine.answer(machine_round(rnd), student and as_student(student), *class_around(rnd, student, given),
                               gap, card, now().timestamp())

@@ -74,16 +74,38 @@ ROUND_AND_STUDENT = (select(Round, Student).join(Student, Student.round_id == Ro
                      .where(Round.code == bindparam("code"), Student.token_hash == bindparam("token_hash")))
 
 
-def round_and_student(code):
-    """Return the round with `code` (or a 404, as find_round) and this browser's student in it (None if none)."""
+# An answer's: the round, the student and their answers so far (a row each), in one round trip. Under load each
+# round trip of a request waits its turn behind everything else its process has to do.
+ROUND_STUDENT_AND_ANSWERS = (
+    select(Round, Student, Answer.turn, Answer.gap, Answer.card, Answer.correct)
+    .join(Student, Student.round_id == Round.id)
+    .outerjoin(Answer, (Answer.round_id == Round.id) & (Answer.student_id == Student.id))
+    .where(Round.code == bindparam("code"), Student.token_hash == bindparam("token_hash")))
+
+
+def rows_of_mine(code, statement):
+    """Return the rows `statement` finds for the round with `code` and the token this browser holds in it."""
     typed = codes.normalise(code)
     token = device_token(typed)
-    if token:
-        found = db.session.execute(ROUND_AND_STUDENT, {"code": typed, "token_hash": token_hash(token)}).one_or_none()
-        if found is not None:
-            return found.Round, found.Student
+    return db.session.execute(statement, {"code": typed, "token_hash": token_hash(token)}).all() if token else []
+
+
+def round_and_student(code):
+    """Return the round with `code` (or a 404, as find_round) and this browser's student in it (None if none)."""
+    found = rows_of_mine(code, ROUND_AND_STUDENT)
+    if found:
+        return found[0].Round, found[0].Student
     rnd = find_round(code)
     return rnd, my_student(rnd)
+
+
+def round_student_and_answers(code):
+    """Return round_and_student(code) and the student's answers so far (rows of turn, gap, card and right), or None
+    for them where the student is not found that way."""
+    rows = rows_of_mine(code, ROUND_STUDENT_AND_ANSWERS)
+    if rows:
+        return rows[0].Round, rows[0].Student, [row for row in rows if row.turn is not None]
+    return *round_and_student(code), None
 
 
 def my_student(rnd):
@@ -347,14 +369,14 @@ def live_student(code):
 @bp.post("/r/<code>/answer")
 def answer(code):
     """Place the current card (or vote for your team's move): exactly once per turn."""
-    rnd, student = round_and_student(code)
+    rnd, student, given = round_student_and_answers(code)
     if student is not None and not student.removed:
         played_elsewhere(rnd, student)
     form = PlaceForm()
     try:
         if form.gap.data is None:
             raise AppError(400, "Choose a place in the line.")
-        answers = rounds.submit(rnd, student, form.gap.data, form.card.data or None)
+        answers = rounds.submit(rnd, student, form.gap.data, form.card.data or None, given)
     except AppError as error:
         if student is None or student.removed:
             raise

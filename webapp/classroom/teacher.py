@@ -206,7 +206,8 @@ def round_control(round_id):
     except AppError as error:
         # The round may have moved on by itself (an automatic reveal, say): never a dead end.
         flash(f"{error.message} The round page shows what you can do now.")
-    return redirect(url_for("classroom.round_page", round_id=rnd.id))
+    # round_id, not rnd.id: the commit expired the round, and reading it again would wait behind the looks it woke.
+    return redirect(url_for("classroom.round_page", round_id=round_id))
 
 
 @bp.post("/teach/rounds/<id:round_id>/students/<id:student_id>")
