@@ -125,6 +125,7 @@ class Stats:
     """Every request's time by kind, and what went wrong."""
 
     times: defaultdict = field(default_factory=lambda: defaultdict(list))
+    paths: defaultdict = field(default_factory=lambda: defaultdict(list))  # (kind, "METHOD /path"): seconds
     statuses: defaultdict = field(default_factory=lambda: defaultdict(Counter))
     errors: Counter = field(default_factory=Counter)  # "5xx", "connection", "dropped stream", "unexpected status"
     error_details: Counter = field(default_factory=Counter)
@@ -144,7 +145,7 @@ class Stats:
     def answered(self, kind, method, path, response, seconds, expect):
         """Record an answered request; count it as an error if its status is not one the step expects."""
         status = response.status
-        self.times[kind].append(seconds)
+        self.timed(kind, method, path, seconds)
         self.statuses[kind][status] += 1
         if status == 409:
             self.conflicts[f"{method} {generic(path)}: {why(response.text)}"] += 1
@@ -154,9 +155,14 @@ class Stats:
             self.error("unexpected status", f"HTTP {status}",
                        f"{method} {path} -> {status} (expected {'/'.join(map(str, expect))}): {why(response.text)}")
 
+    def timed(self, kind, method, path, seconds):
+        """Record a request's time under its kind and its path (codes and ids left out)."""
+        self.times[kind].append(seconds)
+        self.paths[(kind, f"{method} {generic(path)}")].append(seconds)
+
     def failed(self, kind, method, path, error, seconds):
         """Record a request that got no answer (a connection error or a timeout)."""
-        self.times[kind].append(seconds)
+        self.timed(kind, method, path, seconds)
         self.statuses[kind][None] += 1
         name = type(error).__name__
         self.error("connection", name, f"{method} {path}: {name}: {error!s:.120} after {seconds * 1000:.0f} ms")
@@ -496,7 +502,7 @@ class Stream:
                     self.retry = int(data) / 1000
                     continue
                 if first and event in ("view", "alive"):
-                    stats.times[self.kind].append(time.perf_counter() - start)
+                    stats.timed(self.kind, "GET", self.path, time.perf_counter() - start)
                     stats.statuses[self.kind][200] += 1
                     first = False
                 if event == "gone":
@@ -1023,8 +1029,9 @@ async def play(args, log):
 
 
 def change_latencies(rounds):
-    """Return (each (change, student) pair's seconds to the screen, each change's last student, pairs never shown)."""
-    pairs, lasts, never = [], [], 0
+    """Return (each (change, student) pair's seconds to the screen, each change's last student, pairs never shown,
+    {what: each such change's last student}: "start", "next", "automatic reveal", "teacher's reveal")."""
+    pairs, lasts, never, by_what = [], [], 0, defaultdict(list)
     for rnd in rounds:
         for change in rnd.changes:
             seen = [s.reached.get(change.stage) for s in rnd.students]
@@ -1033,7 +1040,8 @@ def change_latencies(rounds):
             pairs += shown
             if shown:
                 lasts.append(max(shown))
-    return pairs, lasts, never
+                by_what[change.what].append(max(shown))
+    return pairs, lasts, never, by_what
 
 
 def answers_check(rounds):
@@ -1077,7 +1085,7 @@ def play_seconds(rounds):
 
 def figures_of(args, rounds, stats, outcome, meters, lags):
     """Return every figure of the run as a dict."""
-    pairs, lasts, never = change_latencies(rounds)
+    pairs, lasts, never, by_what = change_latencies(rounds)
     students = sum(len(r.students) for r in rounds)
     lag = sorted(lags)
     cpu = {name: dict(meter, per_student_minute=per_student_minute(meter, students)) for name, meter in meters.items()
@@ -1091,12 +1099,14 @@ def figures_of(args, rounds, stats, outcome, meters, lags):
         "lobby_seconds": args.lobby_seconds, "play_seconds": play_seconds(rounds),
         "kinds": {kind: spread(stats.times[kind]) | {"statuses": {str(k): v for k, v in stats.statuses[kind].items()}}
                   for kind in (*KINDS, "results") if stats.times[kind]},
+        "paths": [{"kind": kind, "request": request} | spread(times) for (kind, request), times in sorted(stats.paths.items())],
         "errors": errors, "error_groups": dict(stats.errors), "error_details": dict(stats.error_details.most_common()),
         "error_lines": stats.error_lines, "conflicts": dict(stats.conflicts.most_common()), "retries": stats.retries,
         "fallbacks_to_poll": stats.fallbacks, "streams_ended_by_server": stats.stream_ends,
         "views_pushed": stats.views_pushed, "answers": answers,
         "change_to_screen": {"changes": sum(len(r.changes) for r in rounds), "pairs": spread(pairs),
-                             "last_student": spread(lasts), "never_shown": never},
+                             "last_student": spread(lasts), "never_shown": never,
+                             "last_student_by_change": {what: spread(times) for what, times in sorted(by_what.items())}},
         "cpu": cpu, "loop_lag_ms": {"p50": percentile(lag, 50), "p99": percentile(lag, 99),
                                     "max": lag[-1] if lag else math.nan},
         "outcome": outcome,
@@ -1123,6 +1133,10 @@ def report(f):
           f"{c['pairs']['p50_ms']:.0f} ms, p95 {c['pairs']['p95_ms']:.0f} ms, max {c['pairs']['max_ms']:.0f} ms; "
           f"last student of a change p95 {c['last_student']['p95_ms']:.0f} ms, max {c['last_student']['max_ms']:.0f} ms;"
           f" never shown {c['never_shown']}")
+    print("last student by change: " + "; ".join(f"{what} ({s['count']}) p95 {s['p95_ms']:.0f} ms, max {s['max_ms']:.0f} ms"
+                                                 for what, s in c["last_student_by_change"].items()))
+    print("by request: " + "; ".join(f"{p['request']} ({p['count']}) p50 {p['p50_ms']:.0f}, p95 {p['p95_ms']:.0f} ms"
+                                     for p in f["paths"] if p["count"] >= 5))
     a = f["answers"]
     print(f"answers: sent {a['sent']}, accepted {a['accepted']} of {a['expected']} expected; the results count "
           f"{a['counted']} ({a['counted_without_reply']} sent without a reply): twice {a['counted_twice']}, accepted "

@@ -41,6 +41,15 @@ def test_the_live_load_script_plays_a_round_by_polling_and_by_push(load_live, li
     assert figures["ok"] is True and figures["joined"] == 3 and figures["errors"] == 0
     assert figures["answers"]["once"] and figures["answers"]["accepted"] == figures["answers"]["expected"] == 9
     assert figures["change_to_screen"]["never_shown"] == 0
+    # Each change's last screen by what the change was, and each request's time by its path, for finding the slow one.
+    by_change = figures["change_to_screen"]["last_student_by_change"]
+    assert by_change["start"]["count"] == 1 and by_change["next"]["count"] == 3  # the third ends the round
+    assert sum(s["count"] for s in by_change.values()) == figures["change_to_screen"]["last_student"]["count"]
+    paths = {(p["kind"], p["request"]): p["count"] for p in figures["paths"]}
+    assert paths[("answer", "POST /r/<code>/answer")] == 9 and paths[("join", "POST /join")] == 3
+    assert paths[("teacher", "POST /teach/rounds/<id>/control")] >= 3
+    assert sum(paths.values()) == sum(kind["count"] for kind in figures["kinds"].values())
+    assert "last student by change: " in out and "by request: " in out
     assert figures["play_seconds"] >= 3 * discuss  # the teacher let the class talk over each of the 3 reveals
     if mode == "push":  # every screen followed its stream: no page fell back to polling
         assert figures["views_pushed"] > 0 and figures["fallbacks_to_poll"] == 0
