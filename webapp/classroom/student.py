@@ -105,7 +105,8 @@ def round_student_and_answers(code):
     rows = rows_of_mine(code, ROUND_STUDENT_AND_ANSWERS)
     if rows:
         return rows[0].Round, rows[0].Student, [row for row in rows if row.turn is not None]
-    return *round_and_student(code), None
+    rnd = find_round(code)  # not round_and_student: its statement would find no row either
+    return rnd, my_student(rnd), None
 
 
 def my_student(rnd):
