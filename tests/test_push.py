@@ -354,6 +354,22 @@ def test_a_snapshot_takes_in_new_answers_by_reading_this_turns_alone(pushing, bu
 
 
 
+def heard_everything(app, bus):
+    """Wait until this process's hub has heard every change committed so far: on PostgreSQL a round moving on reaches
+    it by its LISTEN connection a moment after the reply, in commit order, so a marker sent now comes after them."""
+    if not bus.postgres:
+        return  # SQLite: heard at commit
+    import psycopg
+
+    from webapp.live.bus import CHANNEL
+
+    hub, marker = app.extensions["live_hub"], 10**9  # no round has this id
+    sent = hub.stamp(marker)[ANSWER]
+    with psycopg.connect(bus.postgres_url, autocommit=True) as connection:
+        connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{marker} {ANSWER}"))
+    wait_until(lambda: hub.stamp(marker)[ANSWER] > sent)
+
+
 @pytest.mark.parametrize("moves", [("reveal",), ("reveal", "next"), ("reveal", "next", "reveal")])
 def test_a_round_moving_on_rereads_its_answers_from_the_snapshots_turn_alone(pushing, bus_started, teacher,
                                                                              classroom, moves):
@@ -374,6 +390,7 @@ def test_a_round_moving_on_rereads_its_answers_from_the_snapshots_turn_alone(pus
         before = push.snapshot(round_id)
     for move in moves:
         assert teacher.post(url + "/control", data={"action": move}).status_code in (200, 302)
+    heard_everything(pushing, bus_started)
     with pushing.test_request_context(), statements_run(pushing) as statements:
         after = push.snapshot(round_id)
     with pushing.test_request_context():
