@@ -401,6 +401,38 @@ def test_a_round_moving_on_rereads_its_answers_from_the_snapshots_turn_alone(pus
     assert not any("FROM students" in statement for statement in statements)
     assert any("answers.turn >=" in statement for statement in statements)
 
+
+@pytest.mark.parametrize("leaderboard", ["every", "never"])
+def test_a_snapshot_gives_the_shared_view_the_class_standing_the_database_gives_without_reading_it(
+        pushing, bus_started, teacher, classroom, leaderboard):
+    """Every process builds each round's shared view after every change: from its snapshot, the class's size, points,
+    places and leaderboard (ties by name) are the ones the database gives, and no count is read for them."""
+    from conftest import statements_run
+
+    names = ("Ada", "ben", "Cy", "Dee", "Eve")
+    url, code, students = classroom.play_started(teacher, names=names, leaderboard=leaderboard)
+    for gaps in ((0, 0, 1, 1, 0), (1, 0, 0, 1, 1)):  # one place of each pair is right: points differ and tie
+        for student, gap in zip(students, gaps, strict=True):
+            student.post(f"/r/{code}/answer", data={"gap": str(gap), "card": current_card(student, code)})
+        teacher.post(url + "/control", data={"action": "next"})
+    eve = student_id(pushing, "Eve")
+    teacher.post(f"{url}/students/{eve}", data={"action": "remove"})
+    heard_everything(pushing, bus_started)
+    with pushing.test_request_context():
+        snap = push.snapshot(round_id_of(url))
+        from_database = push.build_shared_view(snap.round, None)
+        with statements_run(pushing) as statements:
+            from_snapshot = push.build_shared_view(snap.round, None, snap)
+    for shared in ("leaderboard", "scores", "places", "class_size"):
+        assert from_snapshot[shared] == from_database[shared], shared
+    assert from_database["class_size"] == 4
+    assert (from_database["leaderboard"] is not None) == (leaderboard == "every")
+    if leaderboard == "every":
+        assert sum(from_database["scores"]) == sum(
+            right is True for given in snap.answers.values() for right in given.values()) - sum(
+            right is True for right in snap.answers.get(eve, {}).values())
+    assert not any("count(" in statement.lower() for statement in statements)
+
 def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, bus_started, teacher, classroom):
     url, code = classroom.new_round(teacher)
     ada = classroom.join(code, "Ada")

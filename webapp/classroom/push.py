@@ -53,17 +53,22 @@ def round_changed(session, rnd, how):
     return rnd.id, live.STATE if moved else live.ROSTER
 
 
-def shared_view(rnd, team=None):
-    """Return the part of a student's panel that every student of the round (or team) sees alike.
+def shared_view(rnd, team=None, snap=None):
+    """Return the part of a student's panel that every student of the round (or team) sees alike (`snap`: the
+    round's snapshot, where the caller has it).
 
     Kept per round version and built once, because 400 students fetch their panels (or are pushed them) in
     the same second after every reveal.
     """
-    return per_version(rnd, ("student", team), lambda: build_shared_view(rnd, team))
+    return per_version(rnd, ("student", team), lambda: build_shared_view(rnd, team, snap))
 
 
-def build_shared_view(rnd, team):
-    """Build the shared part of a student's panel from the database (detached: it outlives the request)."""
+def build_shared_view(rnd, team, snap=None):
+    """Build the shared part of a student's panel (detached: it outlives the request), the class's size and
+    standing from the round's snapshot where there is one, else from the database.
+
+    Every process builds it for every round after each change: when 25 rounds start in the same second, the
+    queries it spares are 25 times four round trips that the screens waiting for it queue behind."""
     fmt = format_of(rnd)
     board_mode = rnd.settings.get("leaderboard", "every")
     visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
@@ -74,9 +79,10 @@ def build_shared_view(rnd, team):
         db.session.expunge(instance)
     ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
     # Points move only at a reveal, which changes the version: a student's place and streak are read off these.
-    standing = results.class_standing(rnd, fmt.shown_turns(rnd), ranked, visible and fmt.ranks_students)
+    standing = results.class_standing(rnd, fmt.shown_turns(rnd), ranked, visible and fmt.ranks_students,
+                                      right=snap and snap.right_answers)
     return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods}, **standing,
-            "class_size": count_students(rnd)}
+            "class_size": count_students(rnd) if snap is None else snap.class_size}
 
 
 STUDENTS = Student.__table__
@@ -94,6 +100,20 @@ class Snapshot:
     students: dict
     answers: dict  # student id -> {turn: right?}
     votes: list  # this turn's answers (rows of student_id, gap, card...), first given first
+
+    @cached_property
+    def class_size(self):
+        """Return how many students are in the round (removed ones left out), as roster.count_students."""
+        return sum(1 for student in self.students.values() if not student.removed)
+
+    @cached_property
+    def right_answers(self):
+        """Return {student id: (nickname, right answers)} of the students still in the round with a right answer, as
+        results.right_answers reads them."""
+        counted = {student_id: sum(1 for right in self.answers.get(student_id, {}).values() if right is True)
+                   for student_id, student in self.students.items() if not student.removed}
+        return {student_id: (self.students[student_id].nickname, count)
+                for student_id, count in counted.items() if count}
 
     @cached_property
     def roster(self):
@@ -199,7 +219,7 @@ def student_look(round_id, student_id, held, woken_by):
     rnd = snap.round
     if format_of(rnd).student_page(rnd, student):
         return None
-    html, drawn, standing, seconds = view_of(rnd, student, snap.answers.get(student_id, {}))
+    html, drawn, standing, seconds = view_of(rnd, student, snap.answers.get(student_id, {}), snap)
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
     return {"key": f"{drawn}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": html,
             "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
@@ -212,11 +232,11 @@ def answered_look(rnd, student, answers):
     return {"html": html, "standing": standing, "seconds": seconds}
 
 
-def view_of(rnd, student, answers):
+def view_of(rnd, student, answers, snap=None):
     """Return a student's view: their variant's panel (drawn once for all who share it) and its digest, and their
-    own standing and clock (`answers`: theirs by turn)."""
+    own standing and clock (`answers`: theirs by turn; `snap`: the round's snapshot, where the caller has it)."""
     fmt = format_of(rnd)
-    shared = shared_view(rnd, fmt.student_viewer(student))
+    shared = shared_view(rnd, fmt.student_viewer(student), snap)
     html, drawn = panel_of(rnd, fmt, student, shared, fmt.student_context(rnd, student, answers, shared["obs"]))
     return html, drawn, standing_of(rnd, student.id, answers, shared), rounds.seconds_left(rnd, student)
 

@@ -249,16 +249,21 @@ def tallies(rnd, shown_turns):
             for student_id, (nickname, given) in answers.items()}
 
 
-def class_standing(rnd, shown_turns, ranked, top_shown, limit=5):
-    """Return what every student's panel shares of the class's standing, read once per round version.
+def class_standing(rnd, shown_turns, ranked, top_shown, limit=5, right=None):
+    """Return what every student's panel shares of the class's standing, read once per round version (`right`: the
+    round's right_answers where the caller has them, a live round's snapshot).
 
     {leaderboard: the `limit` best (when `top_shown`), scores: everyone's points from 1 up, best first, and
     places: {points: place} (when `ranked`), tallies: {student id: Tally} (by speed; None: count right answers)}.
     """
     if not points_rule(rnd).by_speed:
-        scored = scores(rnd) if ranked else None
-        return {"leaderboard": top_students(rnd, limit) if top_shown else None, "scores": scored,
-                "places": None if scored is None else places(scored), "tallies": None}
+        counted = (right_answers(rnd) if right is None else right) if ranked or top_shown else {}
+        best = sorted(counted.values(), key=lambda pair: (-pair[1], pair[0].casefold()))
+        scored = [points for _, points in best] if ranked else None
+        top = with_places([{"nickname": nickname, "points": points} for nickname, points in best[:limit]]) \
+            if top_shown else None
+        return {"leaderboard": top, "scores": scored, "places": None if scored is None else places(scored),
+                "tallies": None}
     tallied = tallies(rnd, shown_turns) if rnd.status != "lobby" else {}
     best = sorted(((nickname, tally) for nickname, tally in tallied.values() if tally.points > 0),
                   key=lambda pair: (-pair[1].points, pair[0].casefold()))
@@ -314,27 +319,17 @@ def with_places(rows):
     return [{**row, "place": every[row["points"]]} for row in rows]
 
 
-def top_students(rnd, limit=5):
-    """Return the `limit` best students with a point or more as (nickname, points), ranked in the database.
+def right_answers(rnd):
+    """Return {student id: (nickname, right answers)} of the round's students still in it with a right answer.
 
-    Points change only at a reveal, which changes the round's version: students' panels can keep
-    this per version (a student who joins has no points, so cannot change it).
+    Points change only at a reveal, which changes the round's version: students' panels keep what is made of this
+    per version (a student who joins has no points, so cannot change it).
     """
-    points = func.count(Answer.id).label("points")
     rows = db.session.execute(
-        select(Student.nickname, points).join(Answer, Answer.student_id == Student.id)
+        select(Student.id, Student.nickname, func.count(Answer.id)).join(Answer, Answer.student_id == Student.id)
         .where(Student.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
-        .group_by(Student.id, Student.nickname).order_by(points.desc(), Student.nickname).limit(limit))
-    return with_places([{"nickname": nickname, "points": int(score)} for nickname, score in rows])
-
-
-def scores(rnd):
-    """Return the points of every student in the round with a point or more, highest first (a rank is read off it)."""
-    points = func.count(Answer.id)
-    return [int(n) for n in db.session.scalars(
-        select(points).join(Student, Student.id == Answer.student_id)
-        .where(Answer.round_id == rnd.id, Student.removed.is_(False), Answer.correct.is_(True))
-        .group_by(Answer.student_id).order_by(points.desc()))]
+        .group_by(Student.id, Student.nickname))
+    return {student_id: (nickname, int(count)) for student_id, nickname, count in rows}
 
 
 def card_report(frame):
