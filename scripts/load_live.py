@@ -34,8 +34,9 @@ A live page, by --mode:
   spoken for 35 s (or is not open), the page polls as above. A page that names no stream (a server that does not
   hold them) only polls (counted).
 
-A teacher's control is a form post: the browser follows the redirect and loads the round page, so its live view
-starts again (a fresh poll, or a new stream).
+A teacher's control is sent by fetch, as live.js does: the page stays, its stream (or, while none is live, a poll at
+once) shows what the control did; only a control that moves the round to another status (the start, the end) loads
+the round page again, so its live view starts again (a fresh poll, or a new stream).
 
 The client is cheap per connection, so that the generator does not limit the figures: HTTP/1.1 over asyncio streams,
 a small cookie jar and a few kept-alive connections per browser (idle ones are dropped after --keepalive seconds,
@@ -359,13 +360,6 @@ class Browser:
             return None
         self.stats.answered(kind, method, path, response, time.perf_counter() - start, expect)
         return response
-
-    async def follow(self, kind, response):
-        """Load the page a form's post redirected to, as the browser does."""
-        target = response.headers.get("location", "") if response is not None else ""
-        if not target:
-            return None
-        return await self.request(kind, "GET", urlsplit(target)._replace(scheme="", netloc="").geturl() or "/")
 
     def close(self):
         for link in self.idle:
@@ -719,6 +713,7 @@ class Teacher:
         self.token = ""
         self.screen = Screen(self.see)
         self.feed = None
+        self.pushed = None  # the round page's stream, while its feed follows one
         self.events = None
         self.card_seen = 0  # the highest "Card N of M" its view showed
         self.nexts = 0
@@ -765,20 +760,30 @@ class Teacher:
             self.feed.cancel()
 
         def poll(pushed):
+            self.pushed = pushed
             return poll_feed(self.browser, self.screen, self.args, f"/teach/rounds/{self.rnd.id}/panel", pushed=pushed)
 
         self.feed = asyncio.create_task(live_feed(self.browser, self.screen, self.args, self.events, poll))
 
     async def control(self, action):
-        """Press a control button; follow the redirect to the round page; return when the page has loaded."""
-        response = await self.browser.request("teacher", "POST", f"/teach/rounds/{self.rnd.id}/control",
-                                              form={"action": action, "csrf_token": self.token}, expect=(302,))
-        if response is None or response.status != 302:
+        """Press a control button as live.js sends it; return when the page shows it or has loaded again."""
+        path = f"/teach/rounds/{self.rnd.id}"
+        response = await self.browser.request("teacher", "POST", f"{path}/control", expect=(204,),
+                                              form={"action": action, "csrf_token": self.token},
+                                              headers={"X-Live-Panel": "1", "Accept": "application/json"})
+        if response is None or response.status != 204:
             return False
-        # The browser leaves the page: no view fetched before the control may show after it.
+        drawn_for = STATUS.search(self.screen.html)
+        if drawn_for and response.headers.get("x-round-status") == drawn_for.group(1):
+            if self.pushed is None or not self.pushed.live():  # no stream to show it: the page polls at once
+                panel = await self.browser.request("teacher", "GET", f"{path}/panel")
+                if panel is not None and panel.status == 200:
+                    self.screen.show(panel.text)
+            return True
+        # The round moved to another status: the page loads again, and no view fetched before may show after it.
         self.feed.cancel()
         await asyncio.gather(self.feed, return_exceptions=True)
-        page = await self.browser.follow("teacher", response)
+        page = await self.browser.request("teacher", "GET", path)
         if page is not None and page.status == 200:
             self.token = meta_csrf(page.text) or self.token
             self.events = events_path(page.text)

@@ -10,6 +10,7 @@ Screenshots of the stage and of one phone per journey go to /tmp/journey-<format
 
 import codecs
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -237,9 +238,14 @@ def test_class_line_journey(browser, live_server, teacher_page, classroom):
     teacher.get_by_role("link", name="Who weighs more?").click()  # back to the round page
     shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])
 
-    # Card 3 from the round page's button: Ada and Ben right, Cy wrong; then the teacher ends the round.
+    # Card 3 from the round page's button: Ada and Ben right, Cy wrong; then the teacher ends the round. The
+    # control goes by fetch: the page stays where it is (not loaded again) and its stream shows the new card.
+    teacher.evaluate("window.stillTheSamePage = true")
     teacher.get_by_role("button", name="Next card").click()
     expect(stage.locator(".s-progress")).to_have_text("Card 3 of 3", timeout=WAIT)
+    expect(teacher.locator("#live")).to_contain_text("Card 3 of 3", timeout=WAIT)
+    assert teacher.evaluate("window.stillTheSamePage === true")
+    expect(teacher.locator("[data-control-news]")).to_be_hidden()
     state = classroom.round(round_url).state
     first, last = classline.right_gaps(state)
     wrong = wrong_of(first, last, len(state["line"]) + 1)
@@ -247,7 +253,21 @@ def test_class_line_journey(browser, live_server, teacher_page, classroom):
         place(phone, gap)
     verdicts(phones, right={"Ada", "Ben"})
     shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])
+    # A control that no longer applies when it arrives (the stage moved the round on, say) is refused with the
+    # reason beside the controls, and changes nothing. The test turns "Pause" into a second start on its way.
+    token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
+
+    def as_start(route):
+        route.fulfill(response=route.fetch(
+            post_data=urlencode({"csrf_token": token, "action": "start"}),
+            headers={**route.request.headers, "content-type": "application/x-www-form-urlencoded"}))
+
+    teacher.route("**/control", as_start, times=1)
+    teacher.get_by_role("button", name="Pause").click()
+    expect(teacher.locator("[data-control-news]")).to_have_text("The round has already started.", timeout=WAIT)
+    shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])
     end_round(teacher)
+    expect(teacher.locator("[data-control-news]")).to_be_hidden()  # the page drawn again for the end
     assert len(results_csv(teacher, live_server)) == 1 + 3 * 3
 
     # The stage shows the podium (Ada 3 points; Ben and Cy share second with 2) and the hardest card.

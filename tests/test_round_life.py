@@ -72,6 +72,31 @@ def test_a_stale_control_returns_to_the_round_with_a_reason(classroom, app, teac
     assert "There is no card waiting to be revealed" in page.get_data(as_text=True)
 
 
+LIVE_CONTROL = {"X-Live-Panel": "1", "Accept": "application/json"}
+
+
+@pytest.mark.parametrize(("action", "status"), [("pause", "paused"), ("reveal", "playing"), ("end", "finished")])
+def test_a_control_sent_by_the_live_page_is_answered_with_the_rounds_status_alone(classroom, teacher, action, status):
+    """The live page sends its controls by fetch and stays: an empty reply naming the status (the page loads again
+    only when that changed), and the round moved on as a posted form moves it."""
+    url, _code, _students = classroom.play_started(teacher, ("Ada", "Ben"))
+    reply = teacher.post(url + "/control", data={"action": action}, headers=LIVE_CONTROL)
+    assert reply.status_code == 204 and reply.get_data() == b""
+    assert reply.headers["X-Round-Status"] == status == classroom.round(url).status
+
+
+def test_a_stale_control_sent_by_the_live_page_says_why_and_changes_nothing(classroom, teacher):
+    url, code, (ada,) = classroom.play_started(teacher, ("Ada",))
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})  # everyone answered: revealed by itself
+    before = classroom.round(url)
+    reply = teacher.post(url + "/control", data={"action": "reveal"}, headers=LIVE_CONTROL)
+    assert reply.status_code == 409 and "There is no card waiting to be revealed" in reply.get_json()["error"]
+    after = classroom.round(url)
+    assert (after.version, after.state) == (before.version, before.state)
+    unknown = teacher.post(url + "/control", data={"action": "explode"}, headers=LIVE_CONTROL)
+    assert unknown.status_code == 409 and unknown.get_json()["error"]
+
+
 def test_the_teacher_sees_only_the_controls_that_apply(classroom, teacher):
     url, code = classroom.new_round(teacher, turn_seconds="20")
     lobby = teacher.get(url + "/panel").get_data(as_text=True)

@@ -470,7 +470,8 @@ def _claim(rnd):
 
 
 def control(rnd, action):
-    """Carry out one of the teacher's controls, or raise a 409 saying why it cannot be done now."""
+    """Carry out one of the teacher's controls and return the round's status after it, or raise a 409 saying why it
+    cannot be done now."""
     try:
         change = machine.control(machine_round(rnd), action, class_of(rnd), votes_of(rnd), now().timestamp())
     except machine.Refused as refused:
@@ -481,6 +482,7 @@ def control(rnd, action):
     except StaleDataError as error:
         db.session.rollback()
         raise AppError(409, "The round changed at the same moment; try again.") from error
+    return change.round.status
 
 
 def student_action(rnd, student_id, action, value=None):

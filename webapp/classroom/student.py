@@ -15,7 +15,7 @@ from webapp.classroom.formats import format_of
 from webapp.classroom.forms import JoinForm, PupilJoinForm
 from webapp.common import codes, limits
 from webapp.common.admission import unmetered
-from webapp.common.http import conditional_html
+from webapp.common.http import conditional_html, live_request
 from webapp.common.seats import remember_seats
 from webapp.common.tokens import new_token, token_hash
 from webapp.database import read_connection
@@ -393,11 +393,6 @@ def played_elsewhere(rnd, student):
     elsewhere = format_of(rnd).student_page(rnd, student)
     if elsewhere:
         raise AppError(409, f"This round is played on its own page: {url_for('classroom.student_round', code=rnd.code, _external=True)}")
-
-
-def live_request():
-    """Say whether the live page sent this (by fetch) and wants only the panel back."""
-    return request.headers.get("X-Live-Panel") == "1"
 
 
 def answered_view(rnd, student, error=None, status=200, answers=None):

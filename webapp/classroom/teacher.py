@@ -15,7 +15,7 @@ from webapp.common import codes
 from webapp.common.admission import unmetered
 from webapp.common.characteristics import CHARACTERISTICS
 from webapp.common.forms import whole_number
-from webapp.common.http import conditional_html
+from webapp.common.http import conditional_html, live_request
 from webapp.errors import AppError
 from webapp.timeline import card_sets
 
@@ -199,13 +199,22 @@ def round_events(round_id):
 @bp.post("/teach/rounds/<id:round_id>/control")
 @teacher_required
 def round_control(round_id):
-    """Start, pause, resume, reveal, go on, skip, end, switch the timer, or lock the room; a stale one says why."""
+    """Start, pause, resume, reveal, go on, skip, end, switch the timer, or lock the room; a stale one says why.
+
+    The live page sends it by fetch and stays: the reply is empty, with the round's status (a change of it draws the
+    page again), and the page's stream shows what changed, as it does for every student. A page load after each
+    control used to land in the wave of screens the control had just woken, and wait behind it."""
     rnd = rounds.teacher_round(round_id, g.teacher)
     try:
-        rounds.control(rnd, request.form.get("action", ""))
+        status = rounds.control(rnd, request.form.get("action", ""))
     except AppError as error:
+        if live_request():
+            raise  # the page says why beside its controls, and its stream or poll shows what it can do now
         # The round may have moved on by itself (an automatic reveal, say): never a dead end.
         flash(f"{error.message} The round page shows what you can do now.")
+        return redirect(url_for("classroom.round_page", round_id=round_id))
+    if live_request():
+        return "", 204, {"X-Round-Status": status}
     # round_id, not rnd.id: the commit expired the round, and reading it again would wait behind the looks it woke.
     return redirect(url_for("classroom.round_page", round_id=round_id))
 

@@ -20,6 +20,11 @@ def conditional_html(html, seconds_left=None):
     return response
 
 
+def live_request():
+    """Say whether a live page sent this by fetch (an answer, a teacher's control) and stays where it is."""
+    return request.headers.get("X-Live-Panel") == "1"
+
+
 # No request of this app nests deeper than a handful of levels ({"action": {"cards": [...]}}); a deeper one is
 # refused before any code (a repr in a message, the JSON encoder) could recurse through it.
 MAX_JSON_DEPTH = 32

@@ -177,6 +177,53 @@
     }
   });
 
+  // A teacher's control goes by fetch too, and the page stays where it is: the round's stream (or, without
+  // one, a poll at once) shows what it did, as it does on every student's screen. Only a change to another
+  // state of the round (the start, the end) draws the page again. Without JavaScript the form posts and reloads.
+  const controlNews = document.querySelector("[data-control-news]");
+  live.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-live-control]") || !event.submitter) return;
+    event.preventDefault();
+    const body = new FormData(form);
+    body.append(event.submitter.name, event.submitter.value);
+    const buttons = [...form.querySelectorAll("button")];
+    for (const button of buttons) button.disabled = true;
+    let news = "";
+    try {
+      // getAttribute: the buttons are named "action", which form.action would give.
+      const response = await fetch(form.getAttribute("action"), {
+        method: "POST", body, headers: { "X-Live-Panel": "1", Accept: "application/json" },
+      });
+      if (response.ok) {
+        const status = response.headers.get("X-Round-Status");
+        if (drawnFor && status && status !== drawnFor) {
+          location.reload();
+          return;
+        }
+        if (!(push && push.live())) {
+          etag = null;
+          poll();
+        }
+      } else if (response.status === 503) {
+        news = "The app is very busy: that was not done. Press the button again in a moment.";
+      } else {
+        const refused = await response.json().catch(() => ({}));
+        news = refused.error || "That could not be done. The panel below shows what you can do now.";
+        etag = null;
+        poll();
+      }
+    } catch (error) {
+      news = "No connection: that was not done. Press the button again.";
+    } finally {
+      for (const button of buttons) button.disabled = false;
+    }
+    if (controlNews) {
+      controlNews.textContent = news;
+      controlNews.hidden = !news;
+    }
+  });
+
   // A control that cannot be undone asks first.
   live.addEventListener("click", (event) => {
     const button = event.target.closest("[data-confirm]");

@@ -178,8 +178,8 @@
     }
   }
 
-  // A control goes as the round page's button would send it; the answer is the round page, where a
-  // control that no longer applies (the round moved on by itself) is explained: say it here too.
+  // A control goes as the round page's button sends it, by fetch: an empty answer when done, or why not
+  // (a control that no longer applies: the round moved on by itself), said here.
   // A stage may stay open longer than its CSRF token lives (an hour): a refused token is fetched anew, once.
   async function freshToken() {
     const response = await fetch(location.pathname, { cache: "no-cache" });
@@ -191,7 +191,9 @@
     const body = new FormData();
     body.append("csrf_token", token);
     body.append("action", action);
-    return fetch(stage.dataset.control, { method: "POST", body });
+    return fetch(stage.dataset.control, {
+      method: "POST", body, headers: { "X-Live-Panel": "1", Accept: "application/json" },
+    });
   }
 
   async function send(action) {
@@ -203,10 +205,11 @@
         token = await freshToken();
         response = await post(action);
       }
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const flash = page.querySelector(".flash");
-      if (flash) say(flash.textContent.trim());
-      else if (!response.ok) say(`That did not work (${response.status}).`);
+      if (response.status === 503) say("The app is very busy: nothing was done. Press the key again in a moment.");
+      else if (!response.ok) {
+        const refused = await response.json().catch(() => ({}));
+        say(refused.error || `That did not work (${response.status}).`);
+      }
     } catch (error) {
       say("No connection: nothing was sent. Press the key again.");
     } finally {
