@@ -19,6 +19,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from markupsafe import escape
@@ -472,6 +473,18 @@ def teacher_page(browser, live_server):
     page.get_by_label("Password").fill("fossils-rock-42")
     page.get_by_role("button", name="Log in").click()
     return page
+
+
+def sent_as_a_second_start(teacher):
+    """Return a route handler that turns a control on its way to the server into a second "start" (with the logged-in
+    `teacher` page's CSRF token): a control that no longer applies when it arrives, which the server refuses."""
+    token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
+
+    def as_start(route):
+        route.fulfill(response=route.fetch(
+            post_data=urlencode({"csrf_token": token, "action": "start"}),
+            headers={**route.request.headers, "content-type": "application/x-www-form-urlencoded"}))
+    return as_start
 
 
 def create_round_in_browser(teacher, title="Who weighs more?", count="3", seconds="0", **choices):

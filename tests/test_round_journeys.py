@@ -10,9 +10,9 @@ Screenshots of the stage and of one phone per journey go to /tmp/journey-<format
 
 import codecs
 import re
-from urllib.parse import urlencode
 
 import pytest
+from conftest import sent_as_a_second_start
 from playwright.sync_api import expect
 
 from webapp.games import cardline, classbins, classline, livequiz
@@ -255,14 +255,7 @@ def test_class_line_journey(browser, live_server, teacher_page, classroom):
     shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])
     # A control that no longer applies when it arrives (the stage moved the round on, say) is refused with the
     # reason beside the controls, and changes nothing. The test turns "Pause" into a second start on its way.
-    token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
-
-    def as_start(route):
-        route.fulfill(response=route.fetch(
-            post_data=urlencode({"csrf_token": token, "action": "start"}),
-            headers={**route.request.headers, "content-type": "application/x-www-form-urlencoded"}))
-
-    teacher.route("**/control", as_start, times=1)
+    teacher.route("**/control", sent_as_a_second_start(teacher), times=1)
     teacher.get_by_role("button", name="Pause").click()
     expect(teacher.locator("[data-control-news]")).to_have_text("The round has already started.", timeout=WAIT)
     shows_only(teacher, ["Pause", "Next card", "Lock the room (no new players)", "End the round"])

@@ -1,10 +1,9 @@
 """The stage: a round full-screen on the projector, for its teacher only, hiding what the class may not know yet."""
 
 import re
-from urllib.parse import urlencode
 
 import pytest
-from conftest import wait_until
+from conftest import sent_as_a_second_start, wait_until
 from markupsafe import escape
 from playwright.sync_api import expect
 
@@ -393,14 +392,7 @@ def test_the_stage_fits_a_projector_and_space_reveals(browser, live_server, teac
 
     # A control that no longer applies when it arrives (another screen moved the round on): the stage says why,
     # and nothing changes. The test turns the key's pause into a second start on its way to the server.
-    token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
-
-    def as_start(route):
-        route.fulfill(response=route.fetch(
-            post_data=urlencode({"csrf_token": token, "action": "start"}),
-            headers={**route.request.headers, "content-type": "application/x-www-form-urlencoded"}))
-
-    stage.route("**/control", as_start, times=1)
+    stage.route("**/control", sent_as_a_second_start(teacher), times=1)
     stage.keyboard.press("p")
     expect(stage.locator("#stage-notice")).to_have_text("The round has already started.", timeout=5000)
     assert stage.locator(".s-paused").count() == 0
