@@ -780,16 +780,21 @@ class Teacher:
                 if panel is not None and panel.status == 200:
                     self.screen.show(panel.text)
             return True
-        # The round moved to another status: the page loads again, and no view fetched before may show after it.
-        self.feed.cancel()
+        await self.reload()  # the round moved to another status: the page loads again
+        return True
+
+    async def reload(self):
+        """Load the round page again, as live.js does when the round's status changed; return the status it shows."""
+        self.feed.cancel()  # no view fetched before may show after it
         await asyncio.gather(self.feed, return_exceptions=True)
-        page = await self.browser.request("teacher", "GET", path)
+        page = await self.browser.request("teacher", "GET", f"/teach/rounds/{self.rnd.id}")
         if page is not None and page.status == 200:
             self.token = meta_csrf(page.text) or self.token
             self.events = events_path(page.text)
             self.screen.show(page.text)
         self.watch()
-        return True
+        shown = STATUS.search(self.screen.html)
+        return shown and shown.group(1)
 
     def see(self, html, when=None):
         """Note the highest card the view has asked."""
@@ -804,7 +809,11 @@ class Teacher:
         rnd = self.rnd
         rnd.started = time.perf_counter()
         rnd.change(1, rnd.started, "start")
-        if not await self.control("start"):
+        # A press with no reply is pressed again, as a teacher does, unless the page loaded again shows it started.
+        for _press in range(3):
+            if await self.control("start") or await self.reload() not in ("lobby", None):
+                break
+        else:
             raise Failed("the round could not be started")
         turn_began, all_in_since = time.perf_counter(), None
         while True:
