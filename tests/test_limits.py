@@ -106,6 +106,63 @@ def test_joins_from_one_address_are_limited_and_a_round_has_a_cap(app, classroom
     assert answers == [404, 404, 404, 404, 429]
 
 
+def test_a_place_a_removed_student_frees_is_found_again_once_the_round_is_full(app, classroom, teacher):
+    url, code = classroom.new_round(teacher)
+    app.config["STUDENTS_PER_ROUND"] = 3
+    for name in ("Ada", "Ben", "Cy"):
+        classroom.join(code, name)
+    assert app.test_client().post("/join", data={"code": code, "name": "Dee"}).status_code == 409
+    with app.app_context():
+        ben = db.session.scalar(select(Student.id).where(Student.nickname == "Ben"))
+    teacher.post(f"{url}/students/{ben}", data={"action": "remove"})
+    assert app.test_client().post("/join", data={"code": code, "name": "Dee"}).status_code == 302
+    full = app.test_client().post("/join", data={"code": code, "name": "Eve"})
+    assert full.status_code == 409 and "room for 3 students" in full.get_data(as_text=True)
+
+
+def joining_at_once(app, code, names):
+    """Send a join for each of `names` at the same moment; return the statuses."""
+    statuses = []
+
+    def join(name):
+        statuses.append(app.test_client().post("/join", data={"code": code, "name": name}).status_code)
+
+    threads = [threading.Thread(target=join, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+def test_racing_joins_never_overshoot_a_rounds_room(app, classroom, teacher):
+    _url, code = classroom.new_round(teacher)
+    app.config["STUDENTS_PER_ROUND"] = 5
+    statuses = joining_at_once(app, code, [f"Kid {letter}" for letter in "ABCDEFGHIJKL"])
+    assert Counter(statuses) == {302: 5, 409: 7}
+    with app.app_context():
+        assert db.session.query(Student).count() == 5
+
+
+def test_joins_racing_each_other_and_a_reveal_mid_round_all_get_in(app, classroom, teacher):
+    """A join mid-round moves the round's version on (every screen counts the newcomer) without rewriting the
+    round: racing joins, and a reveal the last answers may make, never find the version they read gone stale."""
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    before = classroom.round(url).version
+    answers = []
+    answering = [threading.Thread(target=lambda s=s: answers.append(s.post(f"/r/{code}/answer", data={"gap": "0"})
+                                                                     .status_code)) for s in (ada, ben)]
+    for thread in answering:
+        thread.start()
+    statuses = joining_at_once(app, code, [f"Late {letter}" for letter in "ABCDEFGH"])
+    for thread in answering:
+        thread.join()
+    assert statuses == [302] * 8 and answers == [302, 302]
+    assert classroom.round(url).version >= before + 8  # the reveal happens only if both answered before any join
+    with app.app_context():
+        assert db.session.query(Student).count() == 10
+
+
 def test_rounds_a_teacher_starts_in_a_day_are_capped(app, classroom, teacher, clock):
     app.config["ROUNDS_PER_TEACHER_PER_DAY"] = 2
     classroom.new_round(teacher)

@@ -7,6 +7,8 @@ bigger erasure (a teacher's account) happens in one transaction: all of it, or n
 
 from sqlalchemy import delete, func, select
 
+from webapp.classroom.roster import places
+from webapp.common import limits
 from webapp.extensions import db
 from webapp.models import (
     Answer,
@@ -38,6 +40,8 @@ def erase_games(game_ids):
 
 def erase_students(which):
     """Delete the students `which` (a condition on Student) selects, with their answers and homework games."""
+    limits.recount_places(places(round_id) for round_id in db.session.scalars(
+        select(Student.round_id).where(which).distinct()))
     games = list(db.session.scalars(select(Student.game_id).where(which, Student.game_id.is_not(None))))
     db.session.execute(delete(Answer).where(Answer.student_id.in_(select(Student.id).where(which))))
     db.session.execute(delete(Student).where(which))
@@ -48,6 +52,7 @@ def forget_student(student):
     """Take a student out of their round and erase what they gave at once: their answers, their homework game and
     their nickname. The row stays, nameless, so the device holding its cookie (or the pupil with their personal
     code) keeps being told they were taken out."""
+    limits.recount_places([places(student.round_id)])
     db.session.execute(delete(Answer).where(Answer.student_id == student.id))
     erase_games([student.game_id])
     student.removed, student.game_id, student.rejoin_code_hash = True, None, None

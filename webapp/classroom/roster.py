@@ -29,8 +29,22 @@ def team_sizes(rnd):
 
 def count_students(rnd):
     """Return how many students are in the round (removed ones left out)."""
-    return db.session.scalar(select(func.count(Student.id)).where(Student.round_id == rnd.id,
-                                                                   Student.removed.is_(False)))
+    return db.session.scalar(students_in(rnd.id))
+
+
+def places(round_id):
+    """Return the name the round's places are counted under (webapp.common.limits.take_place)."""
+    return f"round-{round_id}"
+
+
+def students_in(round_id):
+    """Return the query counting the round's students still in."""
+    return select(func.count(Student.id)).where(Student.round_id == round_id, Student.removed.is_(False))
+
+
+def counted(round_id):
+    """Return the count of the round's students still in, as part of a statement (a scalar subquery)."""
+    return students_in(round_id).scalar_subquery()
 
 
 def as_student(student):

@@ -18,8 +18,8 @@ from webapp.classroom import erasure
 from webapp.classroom.clock import aware, moment, now
 from webapp.classroom.formats import FORMATS, format_of
 from webapp.classroom.names import join_problem, nickname_problem
-from webapp.classroom.roster import active_students, as_student, class_of, team_sizes
-from webapp.classroom.versioned import commit_keeping_loaded
+from webapp.classroom.roster import active_students, as_student, class_of, counted, places
+from webapp.classroom.versioned import commit_keeping_loaded, move_version_on
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
 from webapp.database import read_connection
@@ -143,7 +143,6 @@ def refuse_a_moved_device(rnd, device_token):
 def join_round(rnd, nickname, device_token=None, one_time_code=None):
     """Add a student to a round open to anyone with its code, or take a student back in on a new device with the
     one-time code the teacher gave; return (round, student, token, {seat: token} of a homework game)."""
-    fmt = format_of(rnd)
     if rnd.class_id is not None:
         raise AppError(409, "This round is for a class: pick your name and type your personal code.")
     refuse_a_moved_device(rnd, device_token)
@@ -158,13 +157,8 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
             raise AppError(403, f"To play as {holder.nickname} on this device, type the one-time code your teacher "
                                 "gave you (it works once).")
         return relink(rnd, holder, token)
-    sizes = make_room(rnd)
-    reason = machine.why_not_join(fmt.machine(rnd))
-    if reason:
-        raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, sizes)
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
-                      token_hash=token_hash(token), team=team)
+                      token_hash=token_hash(token))
     return add_student(rnd, student, token, "Someone in this round already has that nickname, or one that looks the "
                                             "same: choose another.")
 
@@ -179,39 +173,35 @@ def join_as_pupil(rnd, pupil):
             raise AppError(403, "The teacher has taken you out of this round: ask them if you may come back.")
         return relink(rnd, student, token)
     # No moved-device check here: the personal code says who the child is, and the class has one row per pupil.
-    fmt = format_of(rnd)
-    sizes = make_room(rnd)
-    reason = machine.why_not_join(fmt.machine(rnd))
-    if reason:
-        raise AppError(409, reason)
-    team = fmt.team_for_newcomer(rnd, sizes)
     student = Student(round_id=rnd.id, nickname=pupil.display_name, nickname_key=pupil.name_key, pupil_id=pupil.id,
-                      token_hash=token_hash(token), team=team)
+                      token_hash=token_hash(token))
     return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "
                                             "try again.")
 
 
-def make_room(rnd):
-    """Take the round's turn to add a student (joins at once are stored one after another, so teams stay even and
-    the cap holds), refuse a round that is full, and return its team sizes (Counter({team: students}))."""
-    limits.one_at_a_time(f"join-round-{rnd.id}")
-    room, sizes = current_app.config["STUDENTS_PER_ROUND"], team_sizes(rnd)
-    if sum(sizes.values()) >= room:
-        raise AppError(409, f"This round is full: it has room for {room} students. Ask your teacher.")
-    return sizes
-
-
 def add_student(rnd, student, token, clash):
-    """Store a new student (a database clash, two joins at once, refused with `clash`); set up what they need."""
+    """Store a new student in one of the round's places, refusing a round that has ended or is full (a database
+    clash, two joins at once, refused with `clash`); set up what they need."""
+    fmt = format_of(rnd)
+    reason = machine.why_not_join(fmt.machine(rnd))
+    if reason:
+        raise AppError(409, reason)
+    commit_keeping_loaded()  # what follows writes: on SQLite, a reader others wrote past could not
+    student.team = fmt.team_for_newcomer(rnd)
     db.session.add(student)
     try:
         db.session.flush()
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, clash) from error
-    tokens = format_of(rnd).joined(rnd, student)
+    tokens = fmt.joined(rnd, student)
+    room = current_app.config["STUDENTS_PER_ROUND"]
+    # Last, so that the round's place counter is locked only from here to the commit.
+    if not limits.take_place(places(rnd.id), room, counted(rnd.id)):
+        db.session.rollback()
+        raise AppError(409, f"This round is full: it has room for {room} students. Ask your teacher.")
     if rnd.status != "lobby":
-        flag_modified(rnd, "settings")  # a new round version: every student's "number 2 of N" counts the newcomer
+        move_version_on(rnd)  # every student's "number 2 of N" counts the newcomer
     commit_keeping_loaded()  # the redirect that follows reads the round and the student: not again from the database
     return rnd, student, token, tokens
 

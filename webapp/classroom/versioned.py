@@ -9,8 +9,10 @@ import threading
 from contextlib import contextmanager
 
 from flask import current_app
+from sqlalchemy import update
 
 from webapp.extensions import db
+from webapp.models import Round
 
 KEPT = 1024  # entries a process keeps (of every kind together: 25 rounds keep about ten each per version)
 
@@ -43,6 +45,13 @@ def commit_keeping_loaded():
         session.commit()
     finally:
         session.expire_on_commit = True
+
+
+def move_version_on(rnd):
+    """Give the round a new version without writing its row back: a student joining mid-round makes every screen
+    count again, and joins racing each other, or a reveal, must not find the version they read gone stale."""
+    db.session.execute(update(Round).where(Round.id == rnd.id).values(version=Round.version + 1),
+                       execution_options={"synchronize_session": False})
 
 
 def cache(name):

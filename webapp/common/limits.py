@@ -193,9 +193,31 @@ def use(kind, who=None):
                             f"Please try again in {minutes} minute{'s' if minutes != 1 else ''}.")
 
 
+def take_place(name, room, taken):
+    """Count one more of the `room` places of `name` (a round's) in the transaction storing who takes it; return
+    whether one was left. `taken` (a scalar select) counts the places in use, this transaction's included: a new
+    counter, or one forgotten since (recount_places), starts from it.
+
+    One statement counts and checks, and the caller commits at once: a round's joins wait for each other for that
+    statement and the commit, not while each stores its student."""
+    insert = _dialect().insert(Throttle)
+    place = db.session.scalar(
+        insert.values(key=f"places:{name}", count=taken, started_at=now())
+        .on_conflict_do_update(index_elements=["key"], set_={"count": Throttle.count + 1}, where=Throttle.count < room)
+        .returning(Throttle.count))
+    return place is not None and place <= room
+
+
+def recount_places(names):
+    """Forget the place counters of `names` (students left): the next place taken counts those in use again."""
+    keys = [f"places:{name}" for name in names]
+    if keys:
+        db.session.execute(delete(Throttle).where(Throttle.key.in_(keys)))
+
+
 def one_at_a_time(name):
-    """Hold the lock `name` until the request's next commit, so what it reads and then writes (a round's team sizes
-    and head count when a student joins) cannot race another request doing the same."""
+    """Hold the lock `name` until the request's next commit, so what it reads and then writes (a team round's team
+    sizes when a student joins) cannot race another request doing the same."""
     _fresh_transaction()
     _row(f"lock:{name}", now())
 

@@ -119,7 +119,7 @@ class RoundFormat(ABC):
         """Return what a copy of a round with this game is built from: by default the cards its settings choose."""
         return chosen()
 
-    def team_for_newcomer(self, rnd, team_sizes):
+    def team_for_newcomer(self, rnd):
         """Return the team a student who joins now goes to (None: no teams)."""
         return
 

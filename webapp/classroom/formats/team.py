@@ -7,8 +7,9 @@ import pandas as pd
 from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_window, names_in, names_of, plural, podium
-from webapp.classroom.roster import active_students, captain
+from webapp.classroom.roster import active_students, captain, team_sizes
 from webapp.classroom.versioned import rows_per_version
+from webapp.common import limits
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
 NO_MOVE = "no card placed: the time ran out or the turn was skipped"
@@ -28,8 +29,12 @@ class TeamRound(Answered):
                                              for i in range(settings["teams"])],
                 "hand_size": settings["hand_size"], "characteristic": settings["characteristic"]}
 
-    def team_for_newcomer(self, rnd, team_sizes):
-        return min(range(rnd.settings["teams"]), key=lambda t: (team_sizes[t], t))
+    def team_for_newcomer(self, rnd):
+        """The smallest team (the first of those as small), its sizes read while the round's other joins wait for
+        this one's commit: joins at the same moment would otherwise read the same sizes and crowd one team."""
+        limits.one_at_a_time(f"join-round-{rnd.id}")
+        sizes = team_sizes(rnd)
+        return min(range(rnd.settings["teams"]), key=lambda t: (sizes[t], t))
 
     def student_viewer(self, student):
         return student.team
