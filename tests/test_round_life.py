@@ -141,6 +141,30 @@ def test_nicknames_differing_only_in_spacing_are_the_same(classroom, teacher, cl
     assert twice.status_code == 409 and "already has that nickname" in twice.get_data(as_text=True)
 
 
+def test_a_move_to_a_new_device_as_the_round_moves_on_is_refused_and_works_when_tried_again(classroom, app, teacher,
+                                                                                              monkeypatch):
+    from sqlalchemy import update
+
+    from webapp.classroom import rounds
+
+    url, code, (_ada, _ben) = classroom.play_started(teacher)
+    given = one_time_code(teacher, url, student_id(app, "Ada"))
+    relink = rounds.relink
+
+    def moved_on_meanwhile(rnd, student, token):
+        with db.engine.begin() as other:  # a reveal, say, committed while this request ran
+            other.execute(update(Round).where(Round.id == rnd.id).values(version=Round.version + 1))
+        return relink(rnd, student, token)
+
+    monkeypatch.setattr(rounds, "relink", moved_on_meanwhile)
+    new_device = app.test_client()
+    refused = new_device.post("/join", data={"code": code, "name": "Ada", "one_time_code": given})
+    assert refused.status_code == 409 and "moved on at that very moment" in refused.get_data(as_text=True)
+    monkeypatch.setattr(rounds, "relink", relink)
+    assert new_device.post("/join", data={"code": code, "name": "Ada", "one_time_code": given}).status_code == 302
+    assert "Card 1 of" in new_device.get(f"/r/{code}").get_data(as_text=True)
+
+
 def test_a_removed_student_cannot_rejoin_under_another_name_from_the_same_device(classroom, app, teacher):
     url, code = classroom.new_round(teacher)
     ada = classroom.join(code, "Ada")

@@ -115,12 +115,18 @@ def teacher_round(round_id, teacher):
 
 def relink(rnd, student, token):
     """Move a student to the device holding `token`: the old device loses the round (and is told so), a pending
-    one-time code is used up, and their homework game comes along."""
+    one-time code is used up, and their homework game comes along; a round that moved on meanwhile refuses it
+    (409, nothing changed: the code still works)."""
+    commit_keeping_loaded()  # what follows writes: on SQLite, a reader others wrote past could not
     student.moved_token_hash, student.token_hash = student.token_hash, token_hash(token)
     student.rejoin_code_hash = None
     seats = {0: store.reissue_seat(store.get_game(student.game_id), 0)} if student.game_id else {}
     flag_modified(rnd, "settings")  # a new round version: the old device's next poll finds it has left
-    db.session.commit()
+    try:
+        db.session.commit()
+    except StaleDataError as error:
+        db.session.rollback()
+        raise AppError(409, "The round moved on at that very moment. Please try again.") from error
     return rnd, student, token, seats
 
 
