@@ -50,6 +50,7 @@ class Meter:
         self.cpu = defaultdict(list)
         self.statements = defaultdict(list)
         self.seen = []
+        self.last = {}
         self.profiled = profiled
         self.profile = cProfile.Profile(time.process_time) if profiled else None  # CPU time, not waits
 
@@ -67,6 +68,7 @@ class Meter:
         response = call()
         self.cpu[step].append((time.process_time() - started) * 1000)
         self.statements[step].append(len(self.seen))
+        self.last[step] = list(self.seen)
         if profiling:
             self.profile.disable()
         return response
@@ -155,6 +157,7 @@ def main():
     parser.add_argument("--cards", type=int, default=3)
     parser.add_argument("--profile", choices=(*STEPS, WAY_IN), help="print where this step's CPU goes")
     parser.add_argument("--top", type=int, default=25, help="functions to print with --profile")
+    parser.add_argument("--show-statements", action="store_true", help="print the statements of the last student's steps")
     args = parser.parse_args()
 
     from sqlalchemy import event
@@ -181,6 +184,9 @@ def main():
         response.close()
     print(f"{args.students} students, {url.split(':', 1)[0]}")
     report(meter)
+    if args.show_statements:
+        for step, statements in meter.last.items():
+            print(f"-- {step}:", *(" ".join(statement.split())[:160] for statement in statements), sep="\n   ")
     if meter.profile is not None:
         pstats.Stats(meter.profile).strip_dirs().sort_stats("tottime").print_stats(args.top)
         pstats.Stats(meter.profile).strip_dirs().sort_stats("cumulative").print_stats(args.top)

@@ -11,6 +11,7 @@ round has one or two), from the same snapshot.
 import hashlib
 import json
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -86,6 +87,7 @@ def build_shared_view(rnd, team, snap=None):
 
 
 STUDENTS = Student.__table__
+STUDENTS_ROW = namedtuple("StudentRow", [column.key for column in STUDENTS.columns])  # a snapshot's student, as read
 # Rows, first given first: the teacher's screens show this turn's as votes.
 ANSWERS_FROM = select(Answer.student_id, Answer.turn, Answer.correct, Answer.gap, Answer.card).where(
     Answer.round_id == bindparam("round_id"), Answer.turn >= bindparam("turn")).order_by(Answer.id)
@@ -207,11 +209,14 @@ def digest(text):
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def student_look(round_id, student_id, held, woken_by):
+def student_look(round_id, student_id, held, woken_by, as_read=None):
     """Return a student's view now: their panel (a shared variant), standing and clock; None once they are out
-    (removed, or gone on with their personal code on another device than the one holding `held`)."""
+    (removed, or gone on with their personal code on another device than the one holding `held`).
+
+    `as_read`: the student's row as the stream's own request read it, standing in for them while the snapshot is
+    older than their join (it is read again within a second of any other change of the class)."""
     snap = snapshot(round_id, joins_may_lag=not woken_by)
-    student = snap and snap.students.get(student_id)
+    student = snap and (snap.students.get(student_id) or (None if woken_by else as_read))
     if snap and not woken_by and (student is None or student.token_hash != held):
         student = db.session.get(Student, student_id)  # they joined after the snapshot was read
     if student is None or student.removed or student.token_hash != held:
@@ -352,7 +357,9 @@ def student_stream(rnd, student):
     if not live.push_on():
         return "", 204  # an event stream's way of saying "do not reconnect": the page polls
     round_id, student_id, held = rnd.id, student.id, student.token_hash
-    return live.stream(round_id, lambda woken_by: student_look(round_id, student_id, held, woken_by),
+    # A newcomer's stream opens before the class's snapshot holds them: its first look need not read them again.
+    as_read = STUDENTS_ROW(*(getattr(student, column.key) for column in STUDENTS.columns))
+    return live.stream(round_id, lambda woken_by: student_look(round_id, student_id, held, woken_by, as_read),
                        follows=(live.STATE, live.ROSTER))
 
 

@@ -156,17 +156,36 @@ def join_round(rnd, nickname, device_token=None, one_time_code=None):
     if reason:
         raise AppError(400, reason)
     token = new_token()
-    holder = db.session.scalar(select(Student).where(Student.round_id == rnd.id,
-                                                     Student.nickname_key == nicknames.key(nickname)))
-    if holder is not None and not holder.removed and (one_time_code or holder.rejoin_code_hash):
-        if not same_hash(holder.rejoin_code_hash, codes.normalise(one_time_code)):
-            raise AppError(403, f"To play as {holder.nickname} on this device, type the one-time code your teacher "
-                                "gave you (it works once).")
-        return relink(rnd, holder, token)
+    if one_time_code:
+        holder = nickname_holder(rnd, nickname)
+        if holder is not None and not holder.removed:
+            if not same_hash(holder.rejoin_code_hash, codes.normalise(one_time_code)):
+                raise AppError(403, one_time_code_wanted(holder))
+            return relink(rnd, holder, token)
     student = Student(round_id=rnd.id, nickname=nicknames.tidy(nickname), nickname_key=nicknames.key(nickname),
                       token_hash=token_hash(token))
-    return add_student(rnd, student, token, "Someone in this round already has that nickname, or one that looks the "
-                                            "same: choose another.")
+    # Most joins take a free nickname: who holds it is read only when storing the newcomer finds it taken.
+    return add_student(rnd, student, token, lambda: nickname_taken(rnd, nickname))
+
+
+def nickname_holder(rnd, nickname):
+    """Return the round's student whose nickname is `nickname` or looks the same (removed ones too), or None."""
+    return db.session.scalar(select(Student).where(Student.round_id == rnd.id,
+                                                   Student.nickname_key == nicknames.key(nickname)))
+
+
+def nickname_taken(rnd, nickname):
+    """Return the refusal of a join (with no one-time code) under a nickname someone in the round has."""
+    holder = nickname_holder(rnd, nickname)
+    if holder is not None and not holder.removed and holder.rejoin_code_hash:
+        return AppError(403, one_time_code_wanted(holder))
+    return AppError(409, "Someone in this round already has that nickname, or one that looks the same: choose another.")
+
+
+def one_time_code_wanted(holder):
+    """Say that playing as `holder` on a new device takes the one-time code the teacher gave."""
+    return (f"To play as {holder.nickname} on this device, type the one-time code your teacher gave you "
+            "(it works once).")
 
 
 def join_as_pupil(rnd, pupil):
@@ -181,13 +200,14 @@ def join_as_pupil(rnd, pupil):
     # No moved-device check here: the personal code says who the child is, and the class has one row per pupil.
     student = Student(round_id=rnd.id, nickname=pupil.display_name, nickname_key=pupil.name_key, pupil_id=pupil.id,
                       token_hash=token_hash(token))
-    return add_student(rnd, student, token, f"{pupil.display_name} joined on another device at this very moment: "
-                                            "try again.")
+    return add_student(rnd, student, token, lambda: AppError(409, f"{pupil.display_name} joined on another device at "
+                                                                  "this very moment: try again."))
 
 
 def add_student(rnd, student, token, clash):
-    """Store a new student in one of the round's places, refusing a round that has ended or is full (a database
-    clash, two joins at once, refused with `clash`); set up what they need."""
+    """Store a new student in one of the round's places, refusing a round that has ended or is full, or with
+    `clash()` (an AppError, made once the failed write is rolled back) when the database finds their nickname or
+    pupil taken (two joins at once, say); set up what they need."""
     fmt = format_of(rnd)
     reason = machine.why_not_join(fmt.machine(rnd))
     if reason:
@@ -199,7 +219,7 @@ def add_student(rnd, student, token, clash):
         db.session.flush()
     except IntegrityError as error:
         db.session.rollback()
-        raise AppError(409, clash) from error
+        raise clash() from error
     tokens = fmt.joined(rnd, student)
     room = current_app.config["STUDENTS_PER_ROUND"]
     # Last, so that the round's place counter is locked only from here to the commit.

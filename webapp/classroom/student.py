@@ -255,8 +255,7 @@ def panel_context(rnd, student, csrf=True, error=None, answers=None):
 @bp.get("/r/<code>")
 def student_round(code):
     """Show a student their round, live."""
-    rnd = find_round(code)
-    student = my_student(rnd)
+    rnd, student = round_and_student(code)
     if student is None:
         left = rounds.moved_from(rnd, device_token(rnd.code))
         if left is not None:
