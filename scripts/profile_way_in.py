@@ -178,7 +178,7 @@ def main():
         page = meter.run("teacher page", lambda: expect(teacher.get(round_url), 200)).get_data(as_text=True)
     expect(teacher.post(round_url + "/control", data={"action": "start", "csrf_token": csrf_of(page)}), 200, 302)
     for _student, _token, (_response, chunks) in students:  # the start, pushed to every student's open stream
-        meter.run("push", lambda: next_event(chunks))
+        meter.run("push", lambda chunks=chunks: next_event(chunks))
     for number, (student, token, (response, _chunks)) in enumerate(students):
         answer(meter, code, student, token, number)
         response.close()
