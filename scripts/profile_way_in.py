@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-STEPS = ("join page", "join", "round page", "events", "teacher page", "push", "answer")
+STEPS = ("join page", "join", "round page", "events", "teacher page", "push", "answer", "push reveal", "push next")
 WAY_IN = "way in"  # --profile's name for the first four steps together
 HIDDEN_CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
 META_CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
@@ -179,8 +179,14 @@ def main():
     expect(teacher.post(round_url + "/control", data={"action": "start", "csrf_token": csrf_of(page)}), 200, 302)
     for _student, _token, (_response, chunks) in students:  # the start, pushed to every student's open stream
         meter.run("push", lambda chunks=chunks: next_event(chunks))
-    for number, (student, token, (response, _chunks)) in enumerate(students):
+    for number, (student, token, _stream) in enumerate(students):
         answer(meter, code, student, token, number)
+    for _student, _token, (_response, chunks) in students:  # the last answer revealed the card
+        meter.run("push reveal", lambda chunks=chunks: next_event(chunks))
+    page = expect(teacher.get(round_url), 200).get_data(as_text=True)
+    expect(teacher.post(round_url + "/control", data={"action": "next", "csrf_token": csrf_of(page)}), 200, 204, 302)
+    for _student, _token, (response, chunks) in students:  # the next card, pushed to every stream
+        meter.run("push next", lambda chunks=chunks: next_event(chunks))
         response.close()
     print(f"{args.students} students, {url.split(':', 1)[0]}")
     report(meter)

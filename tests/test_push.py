@@ -107,6 +107,57 @@ def test_closing_every_stream_wakes_them_and_leaving_forgets_them():
     assert hub.streams() == 0 and hub.listeners == {}
 
 
+def look_in_turn_of(hub, listener, looks, entered=None, release=None, fail=False):
+    """Look as a stream woken by a change does, noting when the look began and ended."""
+    with hub.looking_in_turn(listener):
+        looks.append(("in", listener))
+        if entered is not None:
+            entered.set()
+        if release is not None:
+            release.wait(5)
+        looks.append(("out", listener))
+        if fail:
+            raise RuntimeError("the look failed")
+
+
+def test_alike_streams_woken_by_a_change_look_once_the_first_has():
+    hub, looks = Hub(), []
+    first, alike, teacher = (hub.listen(1, follows=follows) for follows in ((STATE,), (STATE,), (STATE, ANSWER)))
+    entered, release = threading.Event(), threading.Event()
+    leader = threading.Thread(target=look_in_turn_of, args=(hub, first, looks, entered, release))
+    leader.start()
+    assert entered.wait(5)
+    follower = threading.Thread(target=look_in_turn_of, args=(hub, alike, looks))
+    follower.start()
+    look_in_turn_of(hub, teacher, looks)  # another kind of screen (the teacher's) does not wait for students'
+    follower.join(0.2)
+    assert follower.is_alive() and ("in", alike) not in looks  # it waits: the first's look is being drawn
+    release.set()
+    leader.join(5)
+    follower.join(5)
+    assert looks.index(("out", first)) < looks.index(("in", alike))
+    assert hub.leads == {}
+
+
+def test_a_first_look_that_fails_or_takes_too_long_holds_no_one_up(monkeypatch):
+    hub, looks = Hub(), []
+    first, alike = hub.listen(1, follows=(STATE,)), hub.listen(1, follows=(STATE,))
+    with pytest.raises(RuntimeError):
+        look_in_turn_of(hub, first, looks, fail=True)
+    assert hub.leads == {}
+    look_in_turn_of(hub, alike, looks)  # nothing left to wait for
+    monkeypatch.setattr(sys.modules["webapp.live.hub"], "LEAD_SECONDS", 0.2)
+    entered, release = threading.Event(), threading.Event()
+    stuck = threading.Thread(target=look_in_turn_of, args=(hub, first, looks, entered, release))
+    stuck.start()
+    assert entered.wait(5)
+    started = time.monotonic()
+    look_in_turn_of(hub, alike, looks)
+    assert 0.15 < time.monotonic() - started < 2  # it looked after LEAD_SECONDS, though the first never ended
+    release.set()
+    stuck.join(5)
+
+
 def test_a_timed_call_runs_once_however_many_ask():
     hub, calls = Hub(), []
     for _ in range(5):

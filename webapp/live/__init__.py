@@ -9,6 +9,7 @@ polling, as they also do whenever a stream drops (see static/live.js).
 import json
 import sys
 import time
+from contextlib import nullcontext
 
 from flask import Response, current_app, g, request
 from sqlalchemy.engine import make_url
@@ -100,7 +101,8 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
             yield f"retry: {RETRY_MS}\n\n"
             first, woken_by = True, frozenset()
             while True:
-                shown = look(woken_by)
+                with the_hub.looking_in_turn(listener) if woken_by else nullcontext():
+                    shown = look(woken_by)
                 listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:
                     yield event_text("gone", {})

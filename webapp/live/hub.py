@@ -14,9 +14,11 @@ waiting stream is a greenlet, not a thread.
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 STATE, ROSTER, ANSWER, SYNC = "state", "roster", "answer", "sync"
 KINDS = (STATE, ROSTER, ANSWER, SYNC)
+LEAD_SECONDS = 1.0  # how long alike streams wait for the first of them to look before looking anyway
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,7 @@ class Hub:
         self.stamps = {}  # topic -> {kind: changes of that kind heard}: what a cache of the topic is keyed by
         self.timers = {}
         self.syncs = 0
+        self.leads = {}  # (topic, kinds followed) -> set once the stream looking first for its alike ones has
 
     def listen(self, topic, follows, urgent=(STATE,), lazy=1.0):
         """Return a new listener of `topic`; call leave() with it when its stream ends."""
@@ -77,6 +80,32 @@ class Hub:
         with self.lock:
             self.listeners.setdefault(topic, set()).add(listener)
         return listener
+
+    @contextmanager
+    def looking_in_turn(self, listener):
+        """Let the first of a topic's alike listeners (following the same kinds) woken by a change look alone, and
+        the others once it has.
+
+        What the first reads and draws is kept for the rest. Were they all let go at once, each would run up to the
+        lock the first holds while it waits on the database, every time it does, in the same process: 400 screens
+        woken by a reveal would queue twice over behind their own wake-up before one of them could be sent.
+        """
+        key = (listener.topic, listener.follows)
+        with self.lock:
+            lead = self.leads.get(key)
+            first = lead is None
+            if first:
+                lead = self.leads[key] = threading.Event()
+        if not first:
+            lead.wait(LEAD_SECONDS)
+            yield
+            return
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.leads.pop(key, None)
+            lead.set()
 
     def leave(self, listener):
         """Forget a listener whose stream ended."""
