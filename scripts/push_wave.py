@@ -1,0 +1,153 @@
+#!/usr/bin/env python
+"""Time a live round's push waves against a running server: from a teacher's start, reveal or next to each
+student's screen, and the server's CPU per stream.
+
+A teacher registers and creates a round; N students join and open their event streams (raw sockets, one event
+loop); then the teacher starts, reveals and goes to the next card twice, and for each change the script waits until
+every stream has sent its new view. Prints the control's reply time, when the first, the 10th, 50th and 95th
+percentile and the last screen had it, and the CPU the server's processes (and their children: give gunicorn's
+master and the postmaster) spent meanwhile, read from /proc.
+
+    python scripts/push_wave.py --url http://127.0.0.1:8000 --students 400 --server-pids 1234,5678
+"""
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+import time
+from functools import partial
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from profile_way_in import JOIN_CODE, csrf_of
+
+META_CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
+ACTIONS = ("start", "reveal", "next", "reveal", "next")
+
+
+def tree_cpu_ms(pids):
+    """Return the CPU milliseconds spent by `pids` and all their descendants."""
+    seen, todo, ticks = set(), list(pids), 0
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+            with open(f"/proc/{pid}/task/{pid}/children") as children:
+                todo += [int(child) for child in children.read().split()]
+        except OSError:
+            continue  # ended meanwhile
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def expect(response, *statuses):
+    """Return `response`, or stop with what went wrong."""
+    if response.status_code not in statuses:
+        raise SystemExit(f"{response.request.method} {response.url}: {response.status_code}\n{response.text[:300]}")
+    return response
+
+
+def teacher_round(base, cards):
+    """Register a teacher and create a round; return their session, the round page's URL and the join code."""
+    teacher = requests.Session()
+    token = csrf_of(expect(teacher.get(f"{base}/teach/register"), 200).text)
+    email, password = f"wave-{time.time_ns()}@example.org", "correct horse battery 1"
+    expect(teacher.post(f"{base}/teach/register", data={"name": "Wave", "email": email, "password": password,
+                        "confirm": password, "csrf_token": token}, allow_redirects=False), 302)
+    token = csrf_of(expect(teacher.get(f"{base}/teach/login"), 200).text)
+    expect(teacher.post(f"{base}/teach/login", data={"email": email, "password": password, "csrf_token": token},
+                        allow_redirects=False), 302)
+    token = csrf_of(expect(teacher.get(f"{base}/teach/rounds/new"), 200).text)
+    form = {"title": "Wave", "format": "class_line", "deck": "dinosaurs", "characteristic": "mass", "choice": "all",
+            "count": str(cards), "hand_size": "4", "turn_seconds": "0", "leaderboard": "every", "teams": "2",
+            "team_mode": "captain", "csrf_token": token}
+    url = base + expect(teacher.post(f"{base}/teach/rounds/new", data=form, allow_redirects=False),
+                        302).headers["Location"]
+    return teacher, url, JOIN_CODE.search(expect(teacher.get(url), 200).text).group(1)
+
+
+def join(base, code, number):
+    """Join the round as a student; return their cookie header."""
+    student = requests.Session()
+    token = csrf_of(expect(student.get(f"{base}/join?code={code}"), 200).text)
+    expect(student.post(f"{base}/join", data={"code": code, "name": f"Wave{number}", "csrf_token": token},
+                        allow_redirects=False), 302)
+    return "; ".join(f"{name}={value}" for name, value in student.cookies.items())
+
+
+async def open_stream(host, port, code, cookie):
+    """Open a student's event stream and read up to its first event; return its reader and writer."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET /r/{code}/events HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n"
+                 "Accept: text/event-stream\r\n\r\n".encode())
+    await writer.drain()
+    seen = b""
+    while b"event:" not in seen:
+        seen += await reader.read(65536)
+    return reader, writer
+
+
+async def next_view(reader):
+    """Wait for the stream's next view; return when it came."""
+    seen = b""
+    while b"event: view" not in seen:
+        chunk = await reader.read(65536)
+        if not chunk:
+            raise SystemExit("a stream ended")
+        seen += chunk
+    return time.perf_counter()
+
+
+def at(times, share):
+    return times[min(len(times) - 1, int(share * len(times)))] * 1000
+
+
+async def waves(args):
+    base = args.url.rstrip("/")
+    parts = urlsplit(base)
+    teacher, url, code = teacher_round(base, args.cards)
+    cookies = [join(base, code, number) for number in range(args.students)]
+    streams = [await open_stream(parts.hostname, parts.port or 80, code, cookie) for cookie in cookies]
+    pids = [int(pid) for pid in args.server_pids.split(",") if pid]
+    loop = asyncio.get_running_loop()
+    print(f"{args.students} students' streams open on {base}")
+    for action in ACTIONS:
+        token = META_CSRF.search(expect(teacher.get(url), 200).text).group(1)
+        await asyncio.sleep(args.pause)
+        waiting = [asyncio.create_task(next_view(reader)) for reader, _writer in streams]
+        cpu, began = tree_cpu_ms(pids), time.perf_counter()
+        reply = await loop.run_in_executor(None, partial(
+            teacher.post, f"{url}/control", data={"action": action, "csrf_token": token}, allow_redirects=False,
+            headers={"X-Live-Panel": "1", "Accept": "application/json"}))
+        replied = time.perf_counter() - began
+        times = sorted(moment - began for moment in await asyncio.gather(*waiting))
+        await asyncio.sleep(0.5)  # what the wave's last writes cost is counted
+        spent = tree_cpu_ms(pids) - cpu if pids else float("nan")
+        print(f"{action:<7} reply {reply.status_code} in {replied * 1000:.0f} ms; screens: first {at(times, 0):.0f}, "
+              f"p10 {at(times, 0.1):.0f}, p50 {at(times, 0.5):.0f}, p95 {at(times, 0.95):.0f}, last "
+              f"{times[-1] * 1000:.0f} ms; server CPU {spent:.0f} ms ({spent / args.students:.2f} ms per stream)")
+    for _reader, writer in streams:
+        writer.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", default="http://127.0.0.1:8000", help="a running server that pushes (gevent)")
+    parser.add_argument("--students", type=int, default=400)
+    parser.add_argument("--cards", type=int, default=5)
+    parser.add_argument("--server-pids", default="", help="comma-separated PIDs whose CPU (with children) is counted")
+    parser.add_argument("--pause", type=float, default=1.5, help="seconds of quiet before each change")
+    asyncio.run(waves(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
