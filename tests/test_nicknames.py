@@ -249,6 +249,9 @@ def test_the_join_page_offers_dino_names_that_work_without_javascript(classroom,
     offered = re.findall(r'name="dino_name" type="radio" value="([^"]+)"', page)
     assert len(offered) == dino_names.SUGGESTIONS and all(dino_names.as_made(name) == name for name in offered)
     assert 'name="name"' in page and "Show other dino names" in page
+    # The folded picker's summary names it on screen; its legend names the group only for a screen reader.
+    assert "<summary>Or pick a dino name for me</summary>" in page
+    assert '<legend class="visually-hidden">Or pick a dino name for me</legend>' in page
     picked = join(app, code, name="", dino_name=offered[2])
     assert picked.status_code == 302 and students(app, url) == [offered[2]]
     forged = join(app, code, name="Ada", dino_name="Ada")
@@ -266,7 +269,8 @@ def test_a_round_of_dino_names_refuses_a_typed_name_and_takes_a_generated_one(cl
     plain_url, _ = classroom.new_round(teacher)
     assert classroom.round(plain_url).settings["dino_names"] is False
     page = app.test_client().get(f"/join?code={code}").get_data(as_text=True)
-    assert 'name="dino_name"' in page and "No, the name I typed" not in page and "Pick your dino name" in page
+    assert 'name="dino_name"' in page and "No, the name I typed" not in page
+    assert "<legend>Pick your dino name</legend>" in page  # no folded picker: the legend is what is shown
     typed = join(app, code, name="Ada")
     assert typed.status_code == 400
     assert "everyone plays under a dino name" in typed.get_data(as_text=True)
