@@ -1,12 +1,14 @@
 #!/usr/bin/env python
 """Time a live round's push waves against a running server: from a teacher's start, reveal or next to each
-student's screen, and the server's CPU per stream.
+student's screen, and the server's CPU per stream (and, with --answer, per answer).
 
 A teacher registers and creates a round; N students join and open their event streams (raw sockets, one event
 loop); then the teacher starts, reveals and goes to the next card twice, and for each change the script waits until
 every stream has sent its new view. Prints the control's reply time, when the first, the 10th, 50th and 95th
 percentile and the last screen had it, and the CPU the server's processes (and their children: give gunicorn's
-master and the postmaster) spent meanwhile, read from /proc.
+master and the postmaster) spent meanwhile, read from /proc. With --answer every student answers each card instead
+of the teacher revealing it, one after another, so that the server's CPU per answer is an answer's alone (the last
+answer reveals the card, and that wave is timed from it).
 
     python scripts/push_wave.py --url http://127.0.0.1:8000 --students 400 --server-pids 1234,5678
 """
@@ -28,6 +30,7 @@ from profile_way_in import JOIN_CODE, csrf_of
 
 META_CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 ACTIONS = ("start", "reveal", "next", "reveal", "next")
+ANSWERING = ("start", "answers", "next", "answers", "next")
 
 
 def tree_cpu_ms(pids):
@@ -76,12 +79,25 @@ def teacher_round(base, cards):
 
 
 def join(base, code, number):
-    """Join the round as a student; return their cookie header."""
+    """Join the round as a student; return their session (its CSRF token kept as .token) and cookie header."""
     student = requests.Session()
-    token = csrf_of(expect(student.get(f"{base}/join?code={code}"), 200).text)
-    expect(student.post(f"{base}/join", data={"code": code, "name": f"Wave{number}", "csrf_token": token},
+    student.token = csrf_of(expect(student.get(f"{base}/join?code={code}"), 200).text)
+    expect(student.post(f"{base}/join", data={"code": code, "name": f"Wave{number}", "csrf_token": student.token},
                         allow_redirects=False), 302)
-    return "; ".join(f"{name}={value}" for name, value in student.cookies.items())
+    return student, "; ".join(f"{name}={value}" for name, value in student.cookies.items())
+
+
+def answer_all(base, code, students):
+    """Have every student place the card in the first gap, one after another, as live.js posts it; return the
+    slowest reply's seconds and the median's."""
+    took = []
+    for student in students:
+        began = time.perf_counter()
+        expect(student.post(f"{base}/r/{code}/answer", data={"gap": "0", "csrf_token": student.token},
+                            headers={"X-Live-Panel": "1"}, allow_redirects=False), 200)
+        took.append(time.perf_counter() - began)
+    took.sort()
+    return took[-1], took[len(took) // 2]
 
 
 async def open_stream(host, port, code, cookie):
@@ -107,6 +123,12 @@ async def next_view(reader):
     return time.perf_counter()
 
 
+def control(teacher, url, action, token):
+    """Press one of the teacher's controls, as their page does."""
+    expect(teacher.post(f"{url}/control", data={"action": action, "csrf_token": token}, allow_redirects=False,
+                        headers={"X-Live-Panel": "1", "Accept": "application/json"}), 200, 204, 302)
+
+
 def at(times, share):
     return times[min(len(times) - 1, int(share * len(times)))] * 1000
 
@@ -115,24 +137,33 @@ async def waves(args):
     base = args.url.rstrip("/")
     parts = urlsplit(base)
     teacher, url, code = teacher_round(base, args.cards)
-    cookies = [join(base, code, number) for number in range(args.students)]
+    students, cookies = zip(*(join(base, code, number) for number in range(args.students)))
     streams = [await open_stream(parts.hostname, parts.port or 80, code, cookie) for cookie in cookies]
     pids = [int(pid) for pid in args.server_pids.split(",") if pid]
     loop = asyncio.get_running_loop()
     print(f"{args.students} students' streams open on {base}")
-    for action in ACTIONS:
+    for action in ANSWERING if args.answer else ACTIONS:
         token = META_CSRF.search(expect(teacher.get(url), 200).text).group(1)
         await asyncio.sleep(args.pause)
+        if action == "answers":
+            *others, last = students
+            cpu = [tree_cpu_ms([pid]) for pid in pids]
+            slowest, median = await loop.run_in_executor(None, answer_all, base, code, others)
+            each = [(tree_cpu_ms([pid]) - before) / len(others) for pid, before in zip(pids, cpu)]
+            print(f"answers: {len(others)} one after another, median reply {median * 1000:.1f} ms, slowest "
+                  f"{slowest * 1000:.0f} ms; server CPU per answer {sum(each):.2f} ms (by server PID: "
+                  f"{', '.join(f'{pid} {ms:.2f}' for pid, ms in zip(pids, each))})")
+            action, press = "reveal (the last answer)", partial(answer_all, base, code, [last])
+        else:
+            press = partial(control, teacher, url, action, token)
         waiting = [asyncio.create_task(next_view(reader)) for reader, _writer in streams]
         cpu, began = tree_cpu_ms(pids), time.perf_counter()
-        reply = await loop.run_in_executor(None, partial(
-            teacher.post, f"{url}/control", data={"action": action, "csrf_token": token}, allow_redirects=False,
-            headers={"X-Live-Panel": "1", "Accept": "application/json"}))
+        await loop.run_in_executor(None, press)
         replied = time.perf_counter() - began
         times = sorted(moment - began for moment in await asyncio.gather(*waiting))
         await asyncio.sleep(0.5)  # what the wave's last writes cost is counted
         spent = tree_cpu_ms(pids) - cpu if pids else float("nan")
-        print(f"{action:<7} reply {reply.status_code} in {replied * 1000:.0f} ms; screens: first {at(times, 0):.0f}, "
+        print(f"{action:<7} replied in {replied * 1000:.0f} ms; screens: first {at(times, 0):.0f}, "
               f"p10 {at(times, 0.1):.0f}, p50 {at(times, 0.5):.0f}, p95 {at(times, 0.95):.0f}, last "
               f"{times[-1] * 1000:.0f} ms; server CPU {spent:.0f} ms ({spent / args.students:.2f} ms per stream)")
     for _reader, writer in streams:
@@ -146,6 +177,8 @@ def main():
     parser.add_argument("--cards", type=int, default=5)
     parser.add_argument("--server-pids", default="", help="comma-separated PIDs whose CPU (with children) is counted")
     parser.add_argument("--pause", type=float, default=1.5, help="seconds of quiet before each change")
+    parser.add_argument("--answer", action="store_true",
+                        help="every student answers each card (the CPU per answer), instead of the teacher revealing")
     asyncio.run(waves(parser.parse_args()))
 
 
