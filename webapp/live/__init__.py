@@ -12,9 +12,9 @@ import time
 from contextlib import nullcontext
 
 from flask import Response, current_app, g, request
+from flask.ctx import RequestContext
 from sqlalchemy.engine import make_url
 
-from webapp.extensions import db
 from webapp.live.bus import Bus, watch
 from webapp.live.hub import ANSWER, ROSTER, STATE, SYNC, Hub
 
@@ -66,34 +66,41 @@ def event_text(name, data, key=None):
     return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+class LookContext(RequestContext):
+    """A stream's request context, pushed again for each look: its URL is matched once, on the first push."""
+
+    def match_request(self):
+        if self.request.url_rule is None:
+            super().match_request()
+
+
 def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     """Return a response streaming `view(woken_by)` (a dict with a "key", or None when the viewer is gone) as
     `view` events: at once, then after every change of `topic` it follows, whenever its key changed. `woken_by`
     is the kinds of change that woke it (none for the first look and a heartbeat's). A view may say which kinds
     of change cannot alter it until it changes itself ("ignores").
 
-    Each look runs in a request context of its own and gives its database connection back before the stream
-    waits: an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
+    Each look runs in the stream's own contexts and gives its database connection back before the stream waits:
+    an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
     """
     current_app.extensions["live_bus"].start()
-    app, environ, kept = current_app._get_current_object(), request.environ, dict(g.__dict__)
+    app, environ = current_app._get_current_object(), request.environ
     the_hub = hub()
     listener = the_hub.listen(topic, follows, urgent, lazy)
     sent = request.headers.get("Last-Event-ID") or request.args.get("have")
     ends = time.monotonic() + current_app.config["LIVE_STREAM_SECONDS"]
 
-    context = app.request_context(environ)  # made once (the session read once), pushed for each look
+    # Made once and pushed for each look (its session read and its URL matched once), with what the view's checks
+    # found (the teacher, say): 400 screens woken by a reveal do not each build them again.
+    app_context, context = app.app_context(), LookContext(app, environ)
+    app_context.g.__dict__.update(g.__dict__)
 
     def look(woken_by):
         # Pushed only while looking, never held while waiting: a stream's generator may be resumed and closed from
         # wherever its server (or a test) iterates it, so a context held across its waits could be popped out of turn.
-        with context:
-            g.__dict__.update(kept)  # what the view's checks found (the teacher, say)
-            try:
-                return view(woken_by)
-            finally:
-                if db.session.registry.has():  # most looks are served from what the process keeps: no session
-                    db.session.remove()
+        # Popping the app's context removes the look's database session, if it opened one.
+        with app_context, context:
+            return view(woken_by)
 
     def events():
         nonlocal sent
