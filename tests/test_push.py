@@ -279,6 +279,33 @@ def test_a_student_stream_sends_the_view_at_once_then_every_change(pushing, teac
     stream.close()
 
 
+@pytest.mark.parametrize("screen", ["student", "teacher"])
+def test_a_streams_looks_match_its_url_once_and_hold_no_connection_while_it_waits(pushing, teacher, classroom, screen,
+                                                                               monkeypatch):
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    matched, connections_held = [], []
+    original = flask.ctx.RequestContext.match_request
+
+    def match_request(context):
+        matched.append(context.request.path)
+        return original(context)
+    monkeypatch.setattr(flask.ctx.RequestContext, "match_request", match_request)
+    browser, events = {"student": (ada, f"/r/{code}/events"), "teacher": (teacher, f"{url}/events")}[screen]
+    stream = open_stream(browser, events)
+    with pushing.app_context():
+        pool = db.engine.pool
+    next_view(stream)
+    connections_held.append(pool.checkedout())
+    for action in ("reveal", "next"):
+        teacher.post(url + "/control", data={"action": action})
+        assert next_view(stream)["html"]  # the teacher's stream still knows its teacher: their checks are kept
+        connections_held.append(pool.checkedout())
+    stream.close()
+    # Once for the request that opened it, once more for its three looks together (each look's own: four).
+    assert matched.count(events) == 2
+    assert connections_held == [0, 0, 0]
+
+
 def test_a_reconnecting_stream_that_holds_the_current_view_gets_only_a_heartbeat(pushing, teacher, classroom):
     _url, code, (ada, _ben) = classroom.play_started(teacher)
     stream = open_stream(ada, f"/r/{code}/events")
