@@ -301,6 +301,34 @@ def test_an_answer_reads_the_round_the_student_and_their_answers_in_one_statemen
     assert again.status_code == 409 and "already" in again.get_data(as_text=True)
 
 
+def test_an_answers_read_and_insert_go_to_postgresql_outside_a_transaction(classroom, app, teacher, monkeypatch):
+    """No BEGIN and no COMMIT around an answer's statements (two round trips of every answer); the settle after it,
+    which may write the round and the judged answers together, is in a transaction of its own."""
+    from webapp.classroom import rounds
+
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("SQLite opens no transaction for a read, and an answer's insert commits at once")
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    seen = []
+
+    def committing(commit=rounds.commit_keeping_loaded):
+        db.session.flush()  # the insert: were it in a transaction, the server would say so now
+        seen.append(("insert", db.session.connection().connection.dbapi_connection.info.transaction_status.name))
+        commit()
+
+    def saving(rnd, change, save=rounds.save):
+        seen.append(("settle", db.session.connection().connection.dbapi_connection.info.transaction_status.name))
+        return save(rnd, change)
+
+    monkeypatch.setattr(rounds, "commit_keeping_loaded", committing)
+    monkeypatch.setattr(rounds, "save", saving)
+    assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
+    assert ben.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302  # the last: it reveals the card
+    assert seen == [("insert", "IDLE"), ("insert", "IDLE"), ("settle", "INTRANS")]
+    assert classroom.round(url).state["phase"] == "revealed"
+
+
 def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
     url, code, (ada, ben) = classroom.play_started(teacher)
     ada.post(f"/r/{code}/answer", data={"gap": "0"})

@@ -18,7 +18,7 @@ from webapp.common.admission import unmetered
 from webapp.common.http import conditional_html, live_request
 from webapp.common.seats import remember_seats
 from webapp.common.tokens import new_token, token_hash
-from webapp.database import read_connection
+from webapp.database import one_statement_at_a_time, read_connection
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, SchoolClass, Student
@@ -369,6 +369,7 @@ def live_student(code):
 @bp.post("/r/<code>/answer")
 def answer(code):
     """Place the current card (or vote for your team's move): exactly once per turn."""
+    one_statement_at_a_time()  # a read and one insert: the unique key counts it once, with no transaction around
     rnd, student, given = round_student_and_answers(code)
     if student is not None and not student.removed:
         played_elsewhere(rnd, student)
