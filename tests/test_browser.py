@@ -359,6 +359,14 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
         page.get_by_role("button", name="Join").click()
         page.get_by_text("You're in!").wait_for()
         students.append(page)
+    answers_sent = {id(page): [] for page in students}
+
+    def count_answers(page):
+        sent = answers_sent[id(page)]
+        page.on("request", lambda request: sent.append(request.url)
+                if request.method == "POST" and request.url.endswith("/answer") else None)
+    for page in students:
+        count_answers(page)
     teacher.get_by_text("Cy").first.wait_for()  # the lobby updates by itself
 
     teacher.get_by_role("button", name="Start the round").click()
@@ -394,6 +402,9 @@ def test_class_line_round_from_teacher_to_three_students_to_csv(browser, live_se
             wait_until(lambda page=page: page.evaluate("() => document.activeElement.closest('#live') !== null"))
             page.remove_listener("framenavigated", navigated)
             assert navigations == []
+            # One answer per card, whichever way it was given: a click on a gap's label sent two before.
+            assert len(answers_sent[id(page)]) == card + 1
+            assert "already answered" not in page.locator("#live").inner_text()
         for page in students:
             page.get_by_text("Wait for the next card").wait_for(timeout=5000)
         teacher.get_by_role("button", name="Next card").click()

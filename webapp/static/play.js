@@ -23,13 +23,15 @@
   });
 
   document.addEventListener("click", (event) => {
-    const form = event.target.closest("form[data-confirm-touch]");
-    const gap = event.target.closest("label.gap");
-    if (!form || !gap) return;
+    // A click on a gap's label reaches its radio as a second click: only that one places the card, so a
+    // click sends one answer, not two (the second told "You have already answered this card").
+    const gap = event.target.closest("label.gap input");
+    const form = gap && gap.closest("form[data-confirm-touch]");
+    if (!form) return;
     const card = form.querySelector("input[name=card]:checked");
     // event.detail is 0 for clicks made with the keyboard.
     if (card && pointer === "mouse" && event.detail > 0) {
-      gap.querySelector("input").checked = true;
+      gap.checked = true;
       form.requestSubmit();
     }
   });
