@@ -20,7 +20,7 @@ from webapp import create_app
 from webapp.classroom import push
 from webapp.classroom.clock import now
 from webapp.extensions import db
-from webapp.live.hub import ANSWER, ROSTER, STATE, Hub
+from webapp.live.hub import ANSWER, ROSTER, STATE, Hub, Listener
 from webapp.models import Round
 
 
@@ -104,7 +104,27 @@ def test_closing_every_stream_wakes_them_and_leaving_forgets_them():
     assert all(listener.take(1) == set() and listener.closed for listener in listeners)
     for listener in listeners:
         hub.leave(listener)
-    assert hub.streams() == 0 and hub.listeners == {}
+    assert hub.streams() == 0 and hub.following == {}
+
+
+def test_a_change_is_offered_only_to_the_listeners_that_follow_its_kind(monkeypatch):
+    hub, offered = Hub(), []
+    monkeypatch.setattr(Listener, "deliver", lambda listener, kind: offered.append((listener, kind)))
+    students = [hub.listen(1, follows=(STATE, ROSTER)) for _ in range(3)]
+    teacher = hub.listen(1, follows=(STATE, ROSTER, ANSWER))
+    elsewhere = hub.listen(2, follows=(ANSWER,))
+    hub.deliver(1, ANSWER)
+    assert offered == [(teacher, ANSWER)]  # an answer is not offered to each student's stream to be refused
+    offered.clear()
+    hub.deliver(1, STATE)
+    assert {listener for listener, _kind in offered} == {*students, teacher}
+    offered.clear()
+    hub.resync()
+    assert {listener for listener, _kind in offered} == {*students, teacher, elsewhere}
+    hub.leave(teacher)
+    offered.clear()
+    hub.deliver(1, ANSWER)
+    assert offered == [] and hub.streams() == 4
 
 
 def look_in_turn_of(hub, listener, looks, entered=None, release=None, fail=False):
@@ -516,7 +536,7 @@ def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, b
     ada = classroom.join(code, "Ada")
     stream = open_stream(ada, f"/r/{code}/events")
     assert "You're in!" in next_view(stream)["html"]
-    (listener,) = pushing.extensions["live_hub"].listeners[round_id_of(url)]
+    (listener,) = pushing.extensions["live_hub"].listeners_of(round_id_of(url))
     assert listener.ignored == {ROSTER}
     for name in ("Ben", "Cy", "Dev"):
         classroom.join(code, name)

@@ -68,7 +68,9 @@ class Hub:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.listeners = {}
+        # (topic, kind) -> the listeners that follow that kind: an answer wakes the teacher's screens, and is not
+        # offered to each of 1,000 students' to be refused. Every listener follows "sync", so those are all of a topic.
+        self.following = {}
         self.stamps = {}  # topic -> {kind: changes of that kind heard}: what a cache of the topic is keyed by
         self.timers = {}
         self.syncs = 0
@@ -78,7 +80,8 @@ class Hub:
         """Return a new listener of `topic`; call leave() with it when its stream ends."""
         listener = Listener(topic, follows, urgent, lazy)
         with self.lock:
-            self.listeners.setdefault(topic, set()).add(listener)
+            for kind in listener.follows:
+                self.following.setdefault((topic, kind), set()).add(listener)
         return listener
 
     @contextmanager
@@ -110,17 +113,18 @@ class Hub:
     def leave(self, listener):
         """Forget a listener whose stream ended."""
         with self.lock:
-            group = self.listeners.get(listener.topic, set())
-            group.discard(listener)
-            if not group:
-                self.listeners.pop(listener.topic, None)
+            for kind in listener.follows:
+                group = self.following.get((listener.topic, kind), set())
+                group.discard(listener)
+                if not group:
+                    self.following.pop((listener.topic, kind), None)
 
     def deliver(self, topic, kind):
         """Take in a change of `topic` and wake the listeners that follow its kind."""
         with self.lock:
             heard = self.stamps.setdefault(topic, dict.fromkeys(KINDS, 0))
             heard[kind] += 1
-            group = list(self.listeners.get(topic, ()))
+            group = list(self.following.get((topic, kind), ()))
         for listener in group:
             listener.deliver(kind)
 
@@ -128,10 +132,9 @@ class Hub:
         """Wake every listener: changes may have been missed (the bus lost its connection for a while)."""
         with self.lock:
             self.syncs += 1
-            groups = [(topic, list(group)) for topic, group in self.listeners.items()]
-        for _topic, group in groups:
-            for listener in group:
-                listener.deliver(SYNC)
+            every = self.every_listener()
+        for listener in every:
+            listener.deliver(SYNC)
 
     def stamp(self, topic):
         """Return {kind: changes heard} of `topic` (the resyncs of the bus as "sync"): a key for what is cached of it."""
@@ -141,17 +144,26 @@ class Hub:
     def streams(self):
         """Return how many streams are open in this process."""
         with self.lock:
-            return sum(len(group) for group in self.listeners.values())
+            return len(self.every_listener())
 
     def close_all(self):
         """End every open stream and timer (a server going down; a test cutting streams)."""
         with self.lock:
-            every = [listener for group in self.listeners.values() for listener in group]
+            every = self.every_listener()
             for timer in self.timers.values():
                 timer.cancel()
             self.timers.clear()
         for listener in every:
             listener.close()
+
+    def every_listener(self):
+        """Return every open stream's listener (hold the lock)."""
+        return [listener for (_topic, kind), group in self.following.items() if kind == SYNC for listener in group]
+
+    def listeners_of(self, topic):
+        """Return the listeners of `topic`."""
+        with self.lock:
+            return set(self.following.get((topic, SYNC), ()))
 
     def call_at(self, key, delay, function):
         """Call `function()` in `delay` seconds, once per `key` however many ask (a turn's time running out)."""
