@@ -71,7 +71,20 @@ def note_changes(session, _context, _instances):
 def notify_in_transaction(session, _context):
     """On PostgreSQL, send this flush's rounds moving on as NOTIFY inside the transaction (delivered at commit, or
     never), and gather its answers and joins to be sent after the commit."""
-    flushed = session.info.pop(UNSENT, None)
+    send_in_transaction(session, session.info.pop(UNSENT, None))
+
+
+def written(session, topic, kind):
+    """Note a change of `kind` to `topic` that `session` wrote by a statement of its own, not by a flush (which the
+    watches see): it reaches streams when the session commits, as a flushed one does."""
+    if current_bus() is None:
+        return
+    strongest(session.info.setdefault(NOTES, {}), topic, kind)
+    send_in_transaction(session, {topic: kind})
+
+
+def send_in_transaction(session, flushed):
+    """Send what a transaction wrote ({topic: kind}): rounds moving on by NOTIFY in it, the rest gathered."""
     bus = current_bus() if flushed else None
     if bus is not None and bus.postgres:
         connection = session.connection()
