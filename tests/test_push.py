@@ -87,6 +87,22 @@ def test_an_urgent_change_wakes_at_once_and_others_at_most_once_per_lazy_period(
     assert time.monotonic() - started < 0.1  # a reveal is never held
 
 
+def test_an_urgent_change_ends_a_hold_at_once_and_a_stream_closed_meanwhile_wakes():
+    hub = Hub()
+    listener = hub.listen(1, follows=(STATE, ROSTER), urgent=(STATE,), lazy=5)
+    hub.deliver(1, ROSTER)
+    assert listener.take(1) == {ROSTER}
+    hub.deliver(1, ROSTER)
+    threading.Timer(0.2, hub.deliver, (1, STATE)).start()  # from another thread, while the join is held
+    started = time.monotonic()
+    assert listener.take(10) == {ROSTER, STATE}
+    assert 0.15 < time.monotonic() - started < 1
+    threading.Timer(0.2, listener.close).start()
+    started = time.monotonic()
+    assert listener.take(10) == set() and listener.closed
+    assert time.monotonic() - started < 1
+
+
 def test_a_listener_ignores_kinds_it_does_not_follow_and_other_topics():
     hub = Hub()
     listener = hub.listen(1, follows=(STATE,))

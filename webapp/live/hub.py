@@ -28,7 +28,10 @@ class Listener:
 
     def __init__(self, topic, follows, urgent, lazy):
         self.topic, self.follows, self.urgent, self.lazy = topic, frozenset(follows) | {SYNC}, frozenset(urgent) | {SYNC}, lazy
-        self.condition = threading.Condition()
+        # An event and a lock, not a condition: under gevent a condition's wait makes a lock of its own each time,
+        # and a reveal wakes 1,000 of them.
+        self.lock = threading.Lock()
+        self.woken = threading.Event()  # set after a change is added to pending (or on close)
         self.pending = set()
         self.closed = False
         self.last_taken = 0.0
@@ -38,29 +41,36 @@ class Listener:
         """Note a change of `kind` (ignored unless this listener follows it) and wake the stream."""
         if kind not in self.follows or kind in self.ignored:
             return
-        with self.condition:
+        with self.lock:
             self.pending.add(kind)
-            self.condition.notify_all()
+        self.woken.set()
 
     def close(self):
         """End the stream at its next look (the server is dropping it)."""
-        with self.condition:
-            self.closed = True
-            self.condition.notify_all()
+        self.closed = True
+        self.woken.set()
 
     def take(self, timeout):
         """Wait up to `timeout` seconds for a change; return the kinds that came (empty when none did).
 
         A change that is not urgent is held until `lazy` seconds after the last one taken (or an urgent one)."""
-        with self.condition:
-            if not self.condition.wait_for(lambda: self.pending or self.closed, timeout):
-                return set()
-            hold = self.last_taken + self.lazy - time.monotonic()
-            if hold > 0 and not self.pending & self.urgent:
-                self.condition.wait_for(lambda: self.pending & self.urgent or self.closed, hold)
+        if not self.wait_until(lambda: self.pending or self.closed, time.monotonic() + timeout):
+            return set()
+        held_until = self.last_taken + self.lazy
+        self.wait_until(lambda: self.pending & self.urgent or self.closed, held_until)
+        with self.lock:
             taken, self.pending = self.pending, set()
-            self.last_taken = time.monotonic()
-            return taken
+        self.last_taken = time.monotonic()
+        return taken
+
+    def wait_until(self, done, deadline):
+        """Wait until `done()` or the monotonic `deadline`; return whether done."""
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.woken.wait(left):
+                return bool(done())
+            self.woken.clear()  # a change delivered after this is added first and sets it again: none is missed
+        return True
 
 
 class Hub:
