@@ -899,3 +899,32 @@ def test_a_round_being_read_holds_up_no_other_rounds_screens(pushing, bus_starte
     go_on.set()
     first.join(10)
     assert slow == [round_id_of(slow_url)]
+
+
+def test_shared_views_read_the_periods_and_cards_once_a_minute_per_process(pushing, teacher, classroom, monkeypatch):
+    """Every round's shared view in every process needs the periods and the line's cards after every change: they
+    are reference data, kept for a minute, so 25 classes starting at once do not read them a hundred times."""
+    from conftest import statements_run
+
+    from webapp.classroom import versioned
+
+    def started_round():
+        url, code = classroom.new_round(teacher)
+        classroom.join(code, "Ada")
+        teacher.post(url + "/control", data={"action": "start"})
+        return round_id_of(url)
+
+    def shared_view_reads(round_id):
+        with pushing.test_request_context(), statements_run(pushing) as statements:
+            rnd = db.session.get(Round, round_id)
+            view = push.shared_view(rnd)
+            assert view["periods"] and view["cards"]  # what the panel is drawn from is all there
+            assert all(card.common_name for card in view["cards"].values())  # detached, its columns loaded
+        return [s for s in statements if "FROM periods" in s or "FROM cards" in s]
+
+    first, second = started_round(), started_round()
+    assert shared_view_reads(first)  # the first view of the process reads them...
+    assert not any("FROM periods" in s for s in shared_view_reads(second))  # ...the next ones do not
+    monkeypatch.setattr(versioned, "REFERENCE_SECONDS", 0.0)
+    third = started_round()
+    assert any("FROM periods" in s for s in shared_view_reads(third))  # past the minute, read again

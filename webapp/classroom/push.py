@@ -24,7 +24,7 @@ from webapp.classroom import results, rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
 from webapp.classroom.roster import count_students
-from webapp.classroom.versioned import cache, lock_of, per_version, taken
+from webapp.classroom.versioned import cache, lock_of, per_version, reference_rows, taken
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
@@ -74,10 +74,8 @@ def build_shared_view(rnd, team, snap=None):
     board_mode = rnd.settings.get("leaderboard", "every")
     visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
     observation = fmt.observe(rnd, team)
-    periods = all_periods()
-    cards = cards_by_slug(names_in(observation))
-    for instance in [*periods, *cards.values()]:
-        db.session.expunge(instance)
+    periods = reference_rows("periods", ["all"], lambda _keys: {"all": all_periods()})["all"]
+    cards = reference_rows("cards", sorted(set(names_in(observation))), cards_by_slug)
     ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
     # Points move only at a reveal, which changes the version: a student's place and streak are read off these.
     standing = results.class_standing(rnd, fmt.shown_turns(rnd), ranked, visible and fmt.ranks_students,

@@ -6,6 +6,7 @@ full.
 """
 
 import threading
+import time
 from contextlib import contextmanager
 
 from flask import current_app
@@ -15,6 +16,7 @@ from webapp.extensions import db
 from webapp.models import Round
 
 KEPT = 1024  # entries a process keeps (of every kind together: 25 rounds keep about ten each per version)
+REFERENCE_SECONDS = 60.0  # how long a process keeps the periods and the cards it read before reading them again
 
 
 @contextmanager
@@ -91,3 +93,24 @@ def rows_per_version(rnd, what, read):
             db.session.expunge(row)
         return rows
     return per_version(rnd, what, build)
+
+
+def reference_rows(name, keys, read):
+    """Return {key: row} for `keys` of reference data (the periods, the cards), kept by this process, detached, for
+    up to REFERENCE_SECONDS; `read(missing keys)` reads those it does not hold as {key: row} (unknown ones left out).
+
+    They change only when new card files are loaded, while every round's shared view in every process used them
+    after every change: 25 classes starting at once read them a hundred times. New card files show within a minute.
+    """
+    store = current_app.extensions.setdefault(f"reference_{name}", {"rows": {}, "read_at": 0.0})
+    if time.monotonic() - store["read_at"] > REFERENCE_SECONDS:
+        store["rows"], store["read_at"] = {}, time.monotonic()
+    rows = store["rows"]
+    missing = [key for key in keys if key not in rows]
+    if missing:
+        found = read(missing)
+        for row in found.values():
+            for instance in row if isinstance(row, list) else [row]:
+                db.session.expunge(instance)
+        rows.update(found)
+    return {key: rows[key] for key in keys if key in rows}
