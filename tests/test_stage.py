@@ -441,6 +441,18 @@ def test_the_teacher_chooses_what_the_homework_stage_shows_of_each_child(classro
     assert ("Eve" in stage) == names and ("of 4" in stage) == scores
 
 
+def test_the_teachers_leaderboard_ranks_nobody_before_anyone_scores_as_the_students_and_stage_do(classroom, teacher):
+    url, code, (ada, ben) = classroom.play_started(teacher, ("Ada", "Ben"))
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "No points yet" in panel and "0 points" not in panel  # before any reveal, nobody shares first place
+    state = classroom.round(url).state
+    ada.post(f"/r/{code}/answer", data={"gap": str(classline.right_gaps(state)[0])})
+    ben.post(f"/r/{code}/answer", data={"gap": str(wrong_gap(state))})  # everyone answered: revealed
+    board = teacher.get(url + "/panel").get_data(as_text=True).split("<h2>Leaderboard</h2>")[1].split("</ol>")[0]
+    assert "<strong>Ada</strong>: 1 point<" in board and "No points yet" not in board
+    assert board.index("Ada") < board.index("Ben")  # the teacher still sees everyone, the pointless last
+
+
 def test_the_captains_turn_says_whom_it_waits_for_and_the_lobby_ranks_nobody(classroom, app, teacher):
     url, code = classroom.new_round(teacher, format="team", teams="2", hand_size="2")
     classroom.join(code, "Ada")
