@@ -925,6 +925,11 @@ def test_shared_views_read_the_periods_and_cards_once_a_minute_per_process(pushi
     first, second = started_round(), started_round()
     assert shared_view_reads(first)  # the first view of the process reads them...
     assert not any("FROM periods" in s for s in shared_view_reads(second))  # ...the next ones do not
+    with pushing.app_context():
+        versioned.move_version_on(db.session.get(Round, first))  # a change: the view is built again
+        db.session.commit()
+    # Nor the cards it read (the observation's other words, which name no card, are not looked for again).
+    assert shared_view_reads(first) == []
     monkeypatch.setattr(versioned, "REFERENCE_SECONDS", 0.0)
     third = started_round()
     assert any("FROM periods" in s for s in shared_view_reads(third))  # past the minute, read again

@@ -101,6 +101,8 @@ def reference_rows(name, keys, read):
 
     They change only when new card files are loaded, while every round's shared view in every process used them
     after every change: 25 classes starting at once read them a hundred times. New card files show within a minute.
+    A key found to name no row is remembered as such: an observation's other words (its phase, say) are asked for
+    with its cards, and were read for again after every change.
     """
     store = current_app.extensions.setdefault(f"reference_{name}", {"rows": {}, "read_at": 0.0})
     if time.monotonic() - store["read_at"] > REFERENCE_SECONDS:
@@ -112,5 +114,6 @@ def reference_rows(name, keys, read):
         for row in found.values():
             for instance in row if isinstance(row, list) else [row]:
                 db.session.expunge(instance)
+        rows.update(dict.fromkeys(missing))
         rows.update(found)
-    return {key: rows[key] for key in keys if key in rows}
+    return {key: rows[key] for key in keys if rows[key] is not None}
