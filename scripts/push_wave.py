@@ -4,13 +4,16 @@ student's screen, and the server's CPU per stream (and, with --answer, per answe
 
 A teacher registers and creates a round; N students join and open their event streams (raw sockets, one event
 loop); then the teacher starts, reveals and goes to the next card twice, and for each change the script waits until
-every stream has sent its new view. Prints the control's reply time, when the first, the 10th, 50th and 95th
+every stream has sent its new view. With --rounds R, R teachers each run a round of N students and press each
+control at the same moment (as 25 classes starting together do), reloading their page after a start as their page
+does. Prints the control's reply time, when the first, the 10th, 50th and 95th
 percentile and the last screen had it, and the CPU the server's processes (and their children: give gunicorn's
 master and the postmaster) spent meanwhile, read from /proc. With --answer every student answers each card instead
 of the teacher revealing it, one after another, so that the server's CPU per answer is an answer's alone (the last
 answer reveals the card, and that wave is timed from it).
 
     python scripts/push_wave.py --url http://127.0.0.1:8000 --students 400 --server-pids 1234,5678
+    python scripts/push_wave.py --url http://127.0.0.1:8000 --rounds 25 --students 40 --server-pids 1234,5678
 """
 
 import argparse
@@ -19,6 +22,7 @@ import os
 import re
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -50,6 +54,18 @@ def tree_cpu_ms(pids):
         except OSError:
             continue  # ended meanwhile
     return ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cores_busy_ms(cores):
+    """Return the CPU milliseconds the machine's `cores` spent busy (all but idle and iowait), read from /proc/stat:
+    it counts the database's connections that close meanwhile, which leave a process tree with their CPU."""
+    busy = 0
+    with open("/proc/stat") as stat:
+        for line in stat:
+            name, *ticks = line.split()
+            if name.startswith("cpu") and name[3:] in cores:
+                busy += sum(map(int, ticks[:8])) - int(ticks[3]) - int(ticks[4])
+    return busy * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def expect(response, *statuses):
@@ -133,17 +149,37 @@ def at(times, share):
     return times[min(len(times) - 1, int(share * len(times)))] * 1000
 
 
+def press_all(teachers, action, tokens):
+    """Have every teacher press `action` at once (reloading their page after a start, as it does); return the
+    seconds from the presses to each reply."""
+    def press(teacher_url_token):
+        (teacher, url), token = teacher_url_token
+        began = time.perf_counter()
+        control(teacher, url, action, token)
+        if action == "start":
+            expect(teacher.get(url), 200)  # the round's status changed: the page loads again
+        return time.perf_counter() - began
+    with ThreadPoolExecutor(len(teachers)) as pool:
+        return list(pool.map(press, zip(teachers, tokens)))
+
+
 async def waves(args):
     base = args.url.rstrip("/")
     parts = urlsplit(base)
-    teacher, url, code = teacher_round(base, args.cards)
-    students, cookies = zip(*(join(base, code, number) for number in range(args.students)))
-    streams = [await open_stream(parts.hostname, parts.port or 80, code, cookie) for cookie in cookies]
+    made = [teacher_round(base, args.cards) for _ in range(args.rounds)]
+    teachers = [(teacher, url) for teacher, url, _code in made]
+    classes = [[join(base, code, number) for number in range(args.students)] for _teacher, _url, code in made]
+    students = [student for _teacher, _url, _code in made[:1] for student, _cookie in classes[0]]
+    code = made[0][2]
+    streams = [await open_stream(parts.hostname, parts.port or 80, round_code, cookie)
+               for (_teacher, _url, round_code), joined in zip(made, classes) for _student, cookie in joined]
     pids = [int(pid) for pid in args.server_pids.split(",") if pid]
+    cores = [core for core in args.server_cores.split(",") if core]
+    server_cpu = partial(cores_busy_ms, cores) if cores else partial(tree_cpu_ms, pids)
     loop = asyncio.get_running_loop()
-    print(f"{args.students} students' streams open on {base}")
+    print(f"{len(streams)} students' streams open on {base} ({args.rounds} round(s) of {args.students})")
     for action in ANSWERING if args.answer else ACTIONS:
-        token = META_CSRF.search(expect(teacher.get(url), 200).text).group(1)
+        tokens = [META_CSRF.search(expect(teacher.get(url), 200).text).group(1) for teacher, url in teachers]
         await asyncio.sleep(args.pause)
         if action == "answers":
             *others, last = students
@@ -155,17 +191,18 @@ async def waves(args):
                   f"{', '.join(f'{pid} {ms:.2f}' for pid, ms in zip(pids, each))})")
             action, press = "reveal (the last answer)", partial(answer_all, base, code, [last])
         else:
-            press = partial(control, teacher, url, action, token)
+            press = partial(press_all, teachers, action, tokens)
         waiting = [asyncio.create_task(next_view(reader)) for reader, _writer in streams]
-        cpu, began = tree_cpu_ms(pids), time.perf_counter()
-        await loop.run_in_executor(None, press)
-        replied = time.perf_counter() - began
+        cpu, began = server_cpu(), time.perf_counter()
+        replies = await loop.run_in_executor(None, press)
+        replied = max(replies) if isinstance(replies, list) else time.perf_counter() - began
         times = sorted(moment - began for moment in await asyncio.gather(*waiting))
         await asyncio.sleep(0.5)  # what the wave's last writes cost is counted
-        spent = tree_cpu_ms(pids) - cpu if pids else float("nan")
+        spent = server_cpu() - cpu if pids or cores else float("nan")
         print(f"{action:<7} replied in {replied * 1000:.0f} ms; screens: first {at(times, 0):.0f}, "
               f"p10 {at(times, 0.1):.0f}, p50 {at(times, 0.5):.0f}, p95 {at(times, 0.95):.0f}, last "
-              f"{times[-1] * 1000:.0f} ms; server CPU {spent:.0f} ms ({spent / args.students:.2f} ms per stream)")
+              f"{times[-1] * 1000:.0f} ms; server CPU {spent:.0f} ms ({spent / len(streams):.2f} ms per stream, "
+              f"{spent / args.rounds:.0f} ms per round)")
     for _reader, writer in streams:
         writer.close()
 
@@ -173,9 +210,13 @@ async def waves(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="a running server that pushes (gevent)")
-    parser.add_argument("--students", type=int, default=400)
+    parser.add_argument("--students", type=int, default=400, help="students per round")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds side by side, their teachers pressing at once")
     parser.add_argument("--cards", type=int, default=5)
     parser.add_argument("--server-pids", default="", help="comma-separated PIDs whose CPU (with children) is counted")
+    parser.add_argument("--server-cores", default="",
+                        help="comma-separated cores the server and its database alone run on (taskset): their busy time "
+                             "is counted instead of --server-pids' CPU")
     parser.add_argument("--pause", type=float, default=1.5, help="seconds of quiet before each change")
     parser.add_argument("--answer", action="store_true",
                         help="every student answers each card (the CPU per answer), instead of the teacher revealing")
