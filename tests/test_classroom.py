@@ -521,7 +521,7 @@ def test_panels_share_what_every_student_sees_once_per_round_version(classroom, 
     with statements_run(app) as statements:
         panels = [s.get(f"/r/{code}/panel").get_data(as_text=True) for s in students]
         card_reads = [s for s in statements if "FROM cards" in s]
-        assert len(card_reads) == 1  # the first panel read the cards; the others reused them
+        assert len(card_reads) <= 1  # at most the first panel read the cards (the process keeps them); the others reused them
         rnd = classroom.round(url)
         name = re.search(r'class="mini-name"[^>]*>([^<]+)<', panels[0]).group(1)
         assert all(name in panel for panel in panels)
@@ -530,7 +530,8 @@ def test_panels_share_what_every_student_sees_once_per_round_version(classroom, 
         statements.clear()
         revealed = students[0].get(f"/r/{code}/panel").get_data(as_text=True)
         assert classroom.round(url).version > rnd.version and "Wait for the next card" in revealed
-        assert [s for s in statements if "FROM cards" in s]  # a new version: read afresh
+        # A new version, drawn afresh: of the cards, only the one it names anew is read (the process keeps the others).
+        assert [s.count("?") for s in statements if "FROM cards" in s] == [1]
 
 
 def test_a_rename_or_removal_reaches_the_other_students_leaderboards(classroom, app, teacher):

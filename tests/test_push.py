@@ -647,6 +647,27 @@ def test_a_teachers_screens_redraw_for_answers_from_the_rounds_snapshot_alone(pu
     stage.close()
 
 
+def test_a_teachers_screens_redraw_for_the_round_moving_on_from_its_snapshot(pushing, bus_started, teacher, classroom):
+    """A reveal or a "next" (25 classes pressing it in the same minute) redraws a teacher's page and stage from the
+    round's snapshot, read once for both and for the students' screens: the round and the answers it judged, never
+    the class (nor the periods, kept by the process)."""
+    from conftest import statements_run
+
+    url, code, (ada, _ben) = classroom.play_started(teacher)
+    page, stage = open_stream(teacher, f"{url}/events"), open_stream(teacher, f"{url}/stage/events")
+    next_view(page), next_view(stage)
+    ada.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(ada, code)})
+    next_view(page), next_view(stage)
+    teacher.post(url + "/control", data={"action": "reveal"})
+    with statements_run(pushing) as statements:
+        after = next_view(page)["html"], next_view(stage)["html"]
+    assert "Revealed:" in after[0] and "Right:" in after[1]
+    tables = [statement.split("FROM ")[1].split()[0] for statement in statements]
+    assert tables.count("rounds") == 1 and "students" not in tables and "periods" not in tables
+    page.close()
+    stage.close()
+
+
 def test_a_turn_whose_time_ran_out_is_revealed_with_no_poll_at_all(pushing, teacher, classroom):
     url, code, (ada, _ben) = classroom.play_started(teacher, turn_seconds="10")
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=9.6))
@@ -923,7 +944,9 @@ def test_shared_views_read_the_periods_and_cards_once_a_minute_per_process(pushi
         return [s for s in statements if "FROM periods" in s or "FROM cards" in s]
 
     first, second = started_round(), started_round()
+    monkeypatch.setattr(versioned, "REFERENCE_SECONDS", 0.0)  # forget what the teacher's pages read
     assert shared_view_reads(first)  # the first view of the process reads them...
+    monkeypatch.setattr(versioned, "REFERENCE_SECONDS", 60.0)
     assert not any("FROM periods" in s for s in shared_view_reads(second))  # ...the next ones do not
     with pushing.app_context():
         versioned.move_version_on(db.session.get(Round, first))  # a change: the view is built again

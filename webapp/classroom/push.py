@@ -19,12 +19,11 @@ from flask import current_app, g, render_template
 from sqlalchemy import bindparam, inspect, select
 
 from webapp import live
-from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.classroom import results, rounds
 from webapp.classroom.formats import format_of
 from webapp.classroom.formats.base import names_in
 from webapp.classroom.roster import count_students
-from webapp.classroom.versioned import cache, lock_of, per_version, reference_rows, taken
+from webapp.classroom.versioned import cache, kept_cards, kept_periods, lock_of, per_version, taken
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.models import Answer, Round, Student
@@ -74,13 +73,11 @@ def build_shared_view(rnd, team, snap=None):
     board_mode = rnd.settings.get("leaderboard", "every")
     visible = (board_mode == "every" and rnd.status != "lobby") or (board_mode == "end" and rnd.status == "finished")
     observation = fmt.observe(rnd, team)
-    periods = reference_rows("periods", ["all"], lambda _keys: {"all": all_periods()})["all"]
-    cards = reference_rows("cards", sorted(set(names_in(observation))), cards_by_slug)
     ranked = board_mode != "never" and fmt.ranks_students and rnd.status != "lobby"
     # Points move only at a reveal, which changes the version: a student's place and streak are read off these.
     standing = results.class_standing(rnd, fmt.shown_turns(rnd), ranked, visible and fmt.ranks_students,
                                       right=snap and snap.right_answers)
-    return {"obs": observation, "cards": cards, "periods": {p.position: p for p in periods}, **standing,
+    return {"obs": observation, "cards": kept_cards(names_in(observation)), "periods": kept_periods(), **standing,
             "class_size": count_students(rnd) if snap is None else snap.class_size}
 
 
@@ -300,11 +297,13 @@ def teacher_look(round_id, template, view, woken_by=frozenset()):
     """Return the teacher's page's or the stage's live part now (`view(rnd, everyone, turn_answers)` its context);
     None once the round is gone.
 
-    Answers alone redraw it from the round's snapshot, which this process reads once per change for all the round's
-    screens: a teacher's screens redraw every second while answers come in, and read nothing then. Anything else
-    (the first look, a heartbeat's, the round moving on, someone joining) reads the round afresh.
+    Answers and the round moving on redraw it from the round's snapshot, which this process reads once per change
+    for all the round's screens: a teacher's screens redraw every second while answers come in, and read nothing
+    then; 25 classes revealing in the same minute read each round once per process, not once more per screen. The
+    request or timer that moved the round on settled it. Anything else (the first look, a heartbeat's, someone
+    joining or removed, a resync) reads the round afresh and settles it.
     """
-    snap = snapshot(round_id) if woken_by == {live.ANSWER} else None
+    snap = snapshot(round_id) if woken_by and woken_by <= {live.ANSWER, live.STATE} else None
     if snap is not None and snap.round.teacher_id == g.teacher.id:
         return teacher_shown(snap.round, template, view(snap.round, snap.roster, snap.votes))
     try:

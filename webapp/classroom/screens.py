@@ -7,12 +7,11 @@ import segno
 from flask import url_for
 from markupsafe import Markup
 
-from webapp.cards.queries import all_periods
 from webapp.classroom import rounds
 from webapp.classroom.classes import pupils_of
 from webapp.classroom.formats import format_of
 from webapp.classroom.roster import as_student, every_student
-from webapp.classroom.versioned import rows_per_version
+from webapp.classroom.versioned import kept_periods
 from webapp.extensions import db
 from webapp.models import SchoolClass
 
@@ -32,7 +31,7 @@ def teacher_view(rnd, everyone=None, turn_answers=None):
     allowed = rounds.controls(rnd, turn_answers, [as_student(student) for student in everyone])
     context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
-               "periods": rows_per_version(rnd, "periods", lambda: {p.position: p for p in all_periods()}),
+               "periods": kept_periods(),
                "controls": [(action, fmt.control_label(action)) for action in allowed],
                "full_page": False, "answered": 0, "roster_controls_up_to": ROSTER_CONTROLS_UP_TO}
     context.update(fmt.teacher_context(rnd, students, turn_answers))

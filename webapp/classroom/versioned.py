@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from flask import current_app
 from sqlalchemy import update
 
+from webapp.cards.queries import all_periods, cards_by_slug
 from webapp.extensions import db
 from webapp.models import Round
 
@@ -85,16 +86,6 @@ def per_version(rnd, what, build):
     return view
 
 
-def rows_per_version(rnd, what, read):
-    """Return per_version of database rows (`read()`: a dict of them), detached from the session: they outlive it."""
-    def build():
-        rows = read()
-        for row in rows.values():
-            db.session.expunge(row)
-        return rows
-    return per_version(rnd, what, build)
-
-
 def reference_rows(name, keys, read):
     """Return {key: row} for `keys` of reference data (the periods, the cards), kept by this process, detached, for
     up to REFERENCE_SECONDS; `read(missing keys)` reads those it does not hold as {key: row} (unknown ones left out).
@@ -117,3 +108,13 @@ def reference_rows(name, keys, read):
         rows.update(dict.fromkeys(missing))
         rows.update(found)
     return {key: rows[key] for key in keys if rows[key] is not None}
+
+
+def kept_periods():
+    """Return {position: period} of the geological periods, as this process keeps them (reference_rows)."""
+    return {p.position: p for p in reference_rows("periods", ["all"], lambda _keys: {"all": all_periods()})["all"]}
+
+
+def kept_cards(names):
+    """Return {slug: card} of those of `names` that name a card, as this process keeps them (reference_rows)."""
+    return reference_rows("cards", sorted(set(names)), cards_by_slug)

@@ -17,7 +17,7 @@ from webapp.cards.queries import cards_by_slug
 from webapp.classroom import exports, results
 from webapp.classroom.clock import seconds
 from webapp.classroom.roster import active_students
-from webapp.classroom.versioned import per_version, rows_per_version
+from webapp.classroom.versioned import kept_cards, per_version
 from webapp.common.words import DRAWN_CARD_LINE, name_line
 from webapp.games.rounds import RoundState
 from webapp.games.rounds import points as scoring
@@ -294,7 +294,7 @@ class WholeClass(Answered):
         shown = [] if answering or not last else [a.gap for a in turn_answers] if last["turn"] == obs["turn"] \
             else results.gaps_on_turn(rnd, last["turn"])
         context = {"obs": obs, "answered": len(turn_answers) if answering else 0, "votes": dict(Counter(shown)),
-                   "cards": rows_per_version(rnd, "line cards", lambda: cards_by_slug(names_in(obs)))}
+                   "cards": kept_cards(names_in(obs))}
         board = rnd.settings.get("leaderboard", "every")
         # Not in the lobby: a list of everyone at 0 points is no leaderboard.
         if (board == "every" and rnd.status != "lobby") or (board == "end" and rnd.status == "finished"):

@@ -4,11 +4,10 @@ from typing import ClassVar
 
 import pandas as pd
 
-from webapp.cards.queries import cards_by_slug
 from webapp.classroom import results
 from webapp.classroom.formats.base import Answered, answer_on, line_window, names_in, names_of, plural, podium
 from webapp.classroom.roster import active_students, captain, team_sizes
-from webapp.classroom.versioned import rows_per_version
+from webapp.classroom.versioned import kept_cards
 from webapp.common import limits
 from webapp.games.rounds.formats import TIED_VOTE_RULE, TeamCardlineRules
 
@@ -48,7 +47,7 @@ class TeamRound(Answered):
 
     def teacher_context(self, rnd, students, turn_answers):
         obs = self.observe(rnd)
-        return {"obs": obs, "answered": len(turn_answers), "votes": {}, "cards": rows_per_version(rnd, "line cards", lambda: cards_by_slug(names_in(obs))),
+        return {"obs": obs, "answered": len(turn_answers), "votes": {}, "cards": kept_cards(names_in(obs)),
                 "outcome": outcome(obs), "tie_rule": self.tie_rule(rnd)}
 
     def student_context(self, rnd, student, answers, obs):
