@@ -516,7 +516,13 @@ def test_the_longest_line_shows_in_a_window_nothing_cut_off_and_names_24_px(brow
     token = teacher.locator("meta[name=csrf-token]").get_attribute("content")
 
     def step(action):
-        teacher.request.post(url + "/control", form={"action": action, "csrf_token": token}, max_redirects=0)
+        # A press the server was too busy to take (503: nothing done) is pressed again, as the page tells a teacher to.
+        for _press in range(5):
+            status = teacher.request.post(url + "/control", form={"action": action, "csrf_token": token},
+                                          max_redirects=0).status
+            if status != 503:
+                break
+        assert status in (200, 204, 302), (action, status)
 
     for turn in range(LONGEST_LINE - 1):  # every card but the last revealed: the line is 40 long, the last to place
         step("reveal")
