@@ -35,8 +35,9 @@ A live page, by --mode:
   hold them) only polls (counted).
 
 A teacher's control is sent by fetch, as live.js does: the page stays, its stream (or, while none is live, a poll at
-once) shows what the control did; only a control that moves the round to another status (the start, the end) loads
-the round page again, so its live view starts again (a fresh poll, or a new stream).
+once) shows what the control did; only a control that moves the round to a status the page cannot show (one not in
+its data-page-statuses: the end) loads the round page again, so its live view starts again (a fresh poll, or a new
+stream).
 
 The client is cheap per connection, so that the generator does not limit the figures: HTTP/1.1 over asyncio streams,
 a small cookie jar and a few kept-alive connections per browser (idle ones are dropped after --keepalive seconds,
@@ -86,6 +87,7 @@ ROUND_ID = re.compile(r"/teach/rounds/(\d+)")
 CARD_OF = re.compile(r"Card (\d+) of (\d+)")
 ANSWERED = re.compile(r"(\d+) of (\d+) answered")
 STATUS = re.compile(r'data-round-status="(\w+)"')
+PAGE_STATUSES = re.compile(r'data-page-statuses="([\w ]+)"')
 GAP = re.compile(r'name="gap"\s+value="(\d+)"')
 CARD = re.compile(r'name="card"\s+value="([^"]+)"')
 EVENTS = re.compile(r'data-events="([^"]+)"')
@@ -537,6 +539,12 @@ async def live_feed(browser, screen, args, events, poll):
         await asyncio.gather(polling, return_exceptions=True)
 
 
+def page_statuses(html):
+    """Return the statuses of the round a page can show without loading again (live.js's data-page-statuses)."""
+    found = PAGE_STATUSES.search(html)
+    return tuple(found.group(1).split()) if found else ()
+
+
 def events_path(html):
     """Return the event stream a page names (data-events), or None when the server does not hold streams."""
     match = EVENTS.search(html or "")
@@ -715,6 +723,7 @@ class Teacher:
         self.feed = None
         self.pushed = None  # the round page's stream, while its feed follows one
         self.events = None
+        self.page_statuses = ()  # the statuses its page shows without loading again
         self.card_seen = 0  # the highest "Card N of M" its view showed
         self.nexts = 0
         self.reveals_sent: set[int] = set()
@@ -753,6 +762,7 @@ class Teacher:
             raise Failed("no join code or CSRF token on the round page")
         self.rnd.code = code.group(1)
         self.events = events_path(page.text)
+        self.page_statuses = page_statuses(page.text)
 
     def watch(self):
         """(Re)start the live view of the round page, as a page load does."""
@@ -774,7 +784,7 @@ class Teacher:
         if response is None or response.status != 204:
             return False
         drawn_for = STATUS.search(self.screen.html)
-        if drawn_for and response.headers.get("x-round-status") == drawn_for.group(1):
+        if drawn_for and response.headers.get("x-round-status") in (drawn_for.group(1), *self.page_statuses):
             if self.pushed is None or not self.pushed.live():  # no stream to show it: the page polls at once
                 panel = await self.browser.request("teacher", "GET", f"{path}/panel")
                 if panel is not None and panel.status == 200:
@@ -791,6 +801,7 @@ class Teacher:
         if page is not None and page.status == 200:
             self.token = meta_csrf(page.text) or self.token
             self.events = events_path(page.text)
+            self.page_statuses = page_statuses(page.text)
             self.screen.show(page.text)
         self.watch()
         shown = STATUS.search(self.screen.html)

@@ -5,8 +5,7 @@ student's screen, and the server's CPU per stream (and, with --answer, per answe
 A teacher registers and creates a round; N students join and open their event streams (raw sockets, one event
 loop); then the teacher starts, reveals and goes to the next card twice, and for each change the script waits until
 every stream has sent its new view. With --rounds R, R teachers each run a round of N students and press each
-control at the same moment (as 25 classes starting together do), reloading their page after a start as their page
-does. Prints the control's reply time, when the first, the 10th, 50th and 95th
+control at the same moment (as 25 classes starting together do). Prints the control's reply time, when the first, the 10th, 50th and 95th
 percentile and the last screen had it, and the CPU the server's processes (and their children: give gunicorn's
 master and the postmaster) spent meanwhile, read from /proc. With --answer every student answers each card instead
 of the teacher revealing it, one after another, so that the server's CPU per answer is an answer's alone (the last
@@ -150,14 +149,12 @@ def at(times, share):
 
 
 def press_all(teachers, action, tokens):
-    """Have every teacher press `action` at once (reloading their page after a start, as it does); return the
-    seconds from the presses to each reply."""
+    """Have every teacher press `action` at once; return the seconds from the presses to each reply. (Their pages
+    stay: a start, a pause or a resume shows the page's other parts without loading it again.)"""
     def press(teacher_url_token):
         (teacher, url), token = teacher_url_token
         began = time.perf_counter()
         control(teacher, url, action, token)
-        if action == "start":
-            expect(teacher.get(url), 200)  # the round's status changed: the page loads again
         return time.perf_counter() - began
     with ThreadPoolExecutor(len(teachers)) as pool:
         return list(pool.map(press, zip(teachers, tokens)))

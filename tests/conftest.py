@@ -496,7 +496,7 @@ def create_round_in_browser(teacher, title="Who weighs more?", count="3", second
     teacher.get_by_label("Cards to place (class line, self-paced)").fill(count)
     teacher.get_by_label("Seconds per turn (0 = no timer)").fill(seconds)
     teacher.get_by_role("button", name="Create the round").click()
-    return teacher.locator(".join-code").inner_text().strip()
+    return teacher.locator(".join-code").first.inner_text().strip()
 
 
 @pytest.fixture

@@ -101,7 +101,7 @@ def test_teacher_and_student_pages_pass_axe(browser, live_server, teacher_page, 
     found += axe(teacher)
     teacher.get_by_label("Title").fill("Who weighs more?")
     teacher.get_by_role("button", name="Create the round").click()
-    code = teacher.locator(".join-code").inner_text().strip()
+    code = teacher.locator(".join-code").first.inner_text().strip()
 
     student = browser.new_context(viewport=SCREENS["phone"], has_touch=True, is_mobile=True).new_page()
     student.goto(f"{live_server}/join?code={code}")

@@ -560,3 +560,47 @@ def test_live_quiz_journey(browser, live_server, teacher_page, classroom):
     expect(ada.locator(".big-status")).to_have_text("The round is over. You scored 2 points: number 1 of 3.",
                                                     timeout=WAIT)
     expect(cy.locator(".big-status")).to_have_text("The round is over. You scored 1 point: number 2 of 3.")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("teacher_stream", [True, False], ids=["pushed", "polled"])
+def test_the_teachers_page_starts_pauses_and_resumes_in_place_and_loads_again_at_the_end(
+        browser, live_server, teacher_page, teacher_stream):
+    """Start, pause and resume show and hide the page's parts without loading it again (the keyboard's place is
+    kept on a control); only the end, whose results the page draws, loads it again."""
+    teacher = teacher_page
+    if not teacher_stream:
+        teacher.route("**/events*", lambda route: route.abort())
+    code = new_round(teacher, live_server, "In place", "class_line")
+    join(browser, live_server, code, "Ada")
+    teacher.get_by_text("Students (1)").wait_for(timeout=WAIT)
+    late, lobby_box = teacher.locator(".join-box-compact"), teacher.locator(".join-box:not(.join-box-compact)")
+    so_far = teacher.get_by_role("heading", name="Answers so far")
+    expect(late).to_be_hidden()
+    expect(so_far).to_be_hidden()
+    expect(teacher.get_by_role("link", name=re.compile("^CSV: "))).to_have_count(0)
+    teacher.evaluate("window.drawnOnce = true")
+
+    teacher.get_by_role("button", name="Start the round").focus()
+    teacher.keyboard.press("Enter")
+    shows_only(teacher, ["Pause", "Reveal", "Skip this turn", "Lock the room (no new players)", "End the round"])
+    expect(late).to_be_visible()
+    expect(late).to_contain_text(f"Late? Join at {live_server}/join with the code {code}")
+    expect(lobby_box).to_be_hidden()
+    expect(so_far).to_be_visible()
+    expect(teacher.get_by_role("link", name=re.compile("^CSV: ")).first).to_be_visible()
+    expect(teacher.get_by_role("button", name="Pause")).to_be_focused()
+    assert teacher.evaluate("window.drawnOnce") is True
+
+    teacher.keyboard.press("Enter")  # Pause, where the focus is
+    shows_only(teacher, ["Resume", "Reveal", "Skip this turn", "Lock the room (no new players)", "End the round"])
+    expect(teacher.locator("[data-round-status]")).to_have_attribute("data-round-status", "paused")
+    expect(teacher.get_by_role("button", name="Resume")).to_be_focused()
+    teacher.get_by_role("button", name="Resume").click()
+    shows_only(teacher, ["Pause", "Reveal", "Skip this turn", "Lock the room (no new players)", "End the round"])
+    expect(late).to_be_visible()
+    assert teacher.evaluate("window.drawnOnce") is True
+
+    end_round(teacher)
+    assert teacher.evaluate("window.drawnOnce") is None  # the results are drawn by the page loaded again
+    expect(late).to_have_count(0)

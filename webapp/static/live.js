@@ -42,9 +42,22 @@
     }
   }
 
-  // The page was drawn for one state of the round (lobby, playing, finished...): when the round moves to
-  // another by itself, draw the whole page again (results and the CSV appear at the end, for instance).
-  const drawnFor = live.querySelector("[data-round-status]")?.dataset.roundStatus;
+  // The page was drawn for one state of the round (lobby, playing, finished...). It shows the others it names
+  // (data-page-statuses: a teacher's lobby page holds the running round's parts, hidden) by showing and hiding
+  // its parts; for any other (the end, whose results the page draws) it is drawn again.
+  let drawnFor = live.querySelector("[data-round-status]")?.dataset.roundStatus;
+  const pageStatuses = (live.dataset.pageStatuses || "").split(" ");
+
+  // Show the page for `status`; say whether it could without loading again.
+  function showStatus(status) {
+    if (!drawnFor || !status || status === drawnFor) return true;
+    if (!pageStatuses.includes(status)) return false;
+    for (const part of document.querySelectorAll("[data-when-status]")) {
+      part.hidden = !part.dataset.whenStatus.split(" ").includes(status);
+    }
+    drawnFor = status;
+    return true;
+  }
 
   async function swapPanel(response) {
     swapHtml(await response.text());
@@ -52,6 +65,7 @@
 
   // The panel's news, which takes the focus after an answer so a screen reader reads the verdict.
   const NEWS = "[role=alert], .big-status, h2";
+  const CONTROLS = "form[data-live-control] button";
 
   function focusNews(options) {
     const news = live.querySelector(NEWS);
@@ -72,18 +86,22 @@
     return null;
   }
 
+  // Where the focus was when a control was sent: its buttons are disabled meanwhile, which drops the focus.
+  let sentFrom = null;
+
   function swapHtml(html) {
     const chosen = choices();
-    const place = focusedPlace();
+    const place = focusedPlace() || (document.activeElement === document.body ? sentFrom : null);
+    sentFrom = null;
     live.innerHTML = html;
     pushedHtml = null;
     swaps += 1;
     fillTokens();
     restore(chosen);
     if (place === NEWS) focusNews({ preventScroll: true });
-    else if (place) live.querySelector(place)?.focus({ preventScroll: true });
-    const now = live.querySelector("[data-round-status]")?.dataset.roundStatus;
-    if (drawnFor && now && now !== drawnFor) location.reload();
+    // A control gone with the change (Start, once started) hands the focus to the first control now there.
+    else if (place) (live.querySelector(place) || live.querySelector(CONTROLS))?.focus({ preventScroll: true });
+    if (!showStatus(live.querySelector("[data-round-status]")?.dataset.roundStatus)) location.reload();
     else document.dispatchEvent(new Event("live-panel-swapped"));  // drag.js and feedback.js look at the new panel
   }
 
@@ -178,8 +196,8 @@
   });
 
   // A teacher's control goes by fetch too, and the page stays where it is: the round's stream (or, without
-  // one, a poll at once) shows what it did, as it does on every student's screen. Only a change to another
-  // state of the round (the start, the end) draws the page again. Without JavaScript the form posts and reloads.
+  // one, a poll at once) shows what it did, as it does on every student's screen. Only a change to a state of
+  // the round the page cannot show (the end) draws the page again. Without JavaScript the form posts and reloads.
   const controlNews = document.querySelector("[data-control-news]");
   live.addEventListener("submit", async (event) => {
     const form = event.target;
@@ -188,6 +206,7 @@
     const body = new FormData(form);
     body.append(event.submitter.name, event.submitter.value);
     const buttons = [...form.querySelectorAll("button")];
+    sentFrom = focusedPlace();
     for (const button of buttons) button.disabled = true;
     let news = "";
     try {
@@ -196,8 +215,7 @@
         method: "POST", body, headers: { "X-Live-Panel": "1", Accept: "application/json" },
       });
       if (response.ok) {
-        const status = response.headers.get("X-Round-Status");
-        if (drawnFor && status && status !== drawnFor) {
+        if (!showStatus(response.headers.get("X-Round-Status"))) {
           location.reload();
           return;
         }
@@ -217,6 +235,10 @@
       news = "No connection: that was not done. Press the button again.";
     } finally {
       for (const button of buttons) button.disabled = false;
+      if (sentFrom && event.submitter.isConnected && document.activeElement === document.body) {
+        event.submitter.focus();  // the panel has not changed yet: the focus goes back where it was
+        sentFrom = null;
+      }
     }
     if (controlNews) {
       controlNews.textContent = news;
