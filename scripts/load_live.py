@@ -716,8 +716,9 @@ class Student:
 class Teacher:
     """One teacher: sets the round up, starts it, reveals and goes on as its live view shows, downloads the results."""
 
-    def __init__(self, browser, args, rnd):
+    def __init__(self, browser, args, rnd, delay=0.0):
         self.browser, self.args, self.rnd = browser, args, rnd
+        self.delay = delay  # after the lobby, before the start
         self.token = ""
         self.screen = Screen(self.see)
         self.feed = None
@@ -817,6 +818,7 @@ class Teacher:
         """Start when the class is in and the lobby time is over; go through every card; download the results."""
         self.watch()
         await ctx.go.wait()
+        await asyncio.sleep(self.delay)
         rnd = self.rnd
         rnd.started = time.perf_counter()
         rnd.change(1, rnd.started, "start")
@@ -1011,7 +1013,8 @@ async def play(args, log):
     def browser():
         return Browser(target, stats, args.timeout, args.keepalive)
 
-    teachers = [Teacher(browser(), args, rnd) for rnd in rounds]
+    teachers = [Teacher(browser(), args, rnd, rng.uniform(0, args.start_spread) if args.start_spread else 0.0)
+                for rnd in rounds]
     lags, meters, tasks, outcome = [], {}, [], "finished"
     lag_task = asyncio.create_task(watch_loop_lag(lags))
     whole = CpuMeter(args.watch_pids).start()
@@ -1121,6 +1124,7 @@ def figures_of(args, rounds, stats, outcome, meters, lags):
     return {
         "url": args.url, "mode": args.mode, "students": args.students, "joined": students, "rounds": len(rounds),
         "class_size": args.class_size, "cards": args.cards, "think": args.think, "discuss": args.discuss,
+        "start_spread": args.start_spread,
         "lobby_seconds": args.lobby_seconds, "play_seconds": play_seconds(rounds),
         "kinds": {kind: spread(stats.times[kind]) | {"statuses": {str(k): v for k, v in stats.statuses[kind].items()}}
                   for kind in (*KINDS, "results") if stats.times[kind]},
@@ -1144,7 +1148,8 @@ def report(f):
     """Print the figures of a run."""
     cpu = f["cpu"]
     print(f"\nLive load test of {f['url']}, mode {f['mode']}: {f['students']} students ({f['joined']} joined) in "
-          f"{f['rounds']} round(s), {f['cards']} cards, think 0-{f['think']:g} s, lobby {f['lobby_seconds']:g} s; "
+          f"{f['rounds']} round(s), {f['cards']} cards, think 0-{f['think']:g} s, lobby {f['lobby_seconds']:g} s, "
+          f"starts within {f['start_spread']:g} s; "
           f"play {cpu.get('play', {}).get('seconds', math.nan):.1f} s")
     header = f"{'kind':<10} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}  statuses"
     print(header + "\n" + "-" * len(header))
@@ -1207,6 +1212,9 @@ def main(argv=None):
     parser.add_argument("--poll-interval", type=float, default=1.0, help="seconds between polls (poll mode)")
     parser.add_argument("--discuss", type=float, default=0.0,
                         help="the teacher sends next this many seconds after the reveal shows (a class's talk)")
+    parser.add_argument("--start-spread", type=float, default=0.0,
+                        help="teachers start their rounds 0..S seconds after the lobby (0: all in the same moment, the "
+                             "worst case; a school's classes start within a minute or so of the bell)")
     parser.add_argument("--turn-timeout", type=float, default=60.0, help="the teacher reveals a card after this long")
     parser.add_argument("--timeout", type=float, default=10.0, help="timeout of one request, seconds")
     parser.add_argument("--stream-timeout", type=float, default=60.0,

@@ -208,6 +208,7 @@ def load_command(args, cell, mode, url, watch, json_path):
     students, class_size = cell
     command = [sys.executable, str(LOAD_SCRIPT), "--url", url, "--mode", mode, "--students", str(students),
                "--cards", str(args.cards), "--think", f"{args.think:g}", "--discuss", f"{args.discuss:g}",
+               "--start-spread", f"{args.start_spread:g}",
                "--lobby-seconds", f"{args.lobby_seconds:g}",
                "--join-spread", f"{max(10.0, students / args.join_rate):g}", "--max-seconds", f"{args.max_seconds:g}",
                "--watch-pids", ",".join(map(str, watch)), "--json", str(json_path), "--quiet"]
@@ -428,6 +429,8 @@ def parse(argv):
     parser.add_argument("--think", type=float, default=2.0, help="students answer after 0..THINK seconds")
     parser.add_argument("--discuss", type=float, default=0.0,
                         help="teachers send next this many seconds after a reveal shows (a class's talk)")
+    parser.add_argument("--start-spread", type=float, default=0.0,
+                        help="the classes' teachers start 0..S seconds after the lobby (0: in the same moment)")
     parser.add_argument("--lobby-seconds", type=float, default=10.0, help="idle time once all are in")
     parser.add_argument("--join-rate", type=float, default=20.0, help="students join over max(10, N / RATE) s")
     parser.add_argument("--max-seconds", type=float, default=150.0,
@@ -483,11 +486,12 @@ def main(argv=None):
     finally:
         if postgres is not None:
             postgres.stop()
+    starts = f"the teachers starting within {args.start_spread:g} s, " if args.start_spread else ""
     text = "\n".join([
         (f"Load matrix {started} to {time.strftime('%H:%M')}, {code}, {machine()}, {versions()}, PostgreSQL {version} "
          f"(default settings), {args.workers} gunicorn processes (poll: {SERVER_LABELS['poll']}; push: "
          f"{SERVER_LABELS['push']}); {pinned}; {args.cards} cards, answers after 0-{args.think:g} s, "
-         f"next {args.discuss:g} s after a reveal, "
+         f"next {args.discuss:g} s after a reveal, {starts}"
          f"lobby {args.lobby_seconds:g} s, joining at {args.join_rate:g} a second; load average before "
          f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}."), "",
         tables(results), ""])
