@@ -819,6 +819,7 @@ class Teacher:
         self.watch()
         await ctx.go.wait()
         await asyncio.sleep(self.delay)
+        ctx.starting()
         rnd = self.rnd
         rnd.started = time.perf_counter()
         rnd.change(1, rnd.started, "start")
@@ -968,6 +969,13 @@ class Run:
     """What all rounds of one run share."""
 
     go: asyncio.Event = field(default_factory=asyncio.Event)
+    watch_pids: str = ""
+    meters: dict = field(default_factory=dict)
+
+    def starting(self):
+        """Note a teacher pressing "start": the first one starts the meter of play."""
+        if "play" not in self.meters:
+            self.meters["play"] = CpuMeter(self.watch_pids).start()
 
 
 def class_sizes(args):
@@ -1000,13 +1008,12 @@ async def lobby(args, rounds, ctx, log, meters):
     meter = CpuMeter(args.watch_pids).start()
     await asyncio.sleep(args.lobby_seconds)
     meters["lobby"] = meter.stop()
-    meters["play"] = CpuMeter(args.watch_pids).start()
     ctx.go.set()
 
 
 async def play(args, log):
     """Play the rounds side by side; return (rounds, stats, outcome, cpu, loop lags)."""
-    stats, ctx, target = Stats(), Run(), target_of(args.url)
+    stats, target = Stats(), target_of(args.url)
     rng = random.Random(args.seed)
     rounds = [ClassRound(size, args.cards) for size in class_sizes(args)]
 
@@ -1015,7 +1022,8 @@ async def play(args, log):
 
     teachers = [Teacher(browser(), args, rnd, rng.uniform(0, args.start_spread) if args.start_spread else 0.0)
                 for rnd in rounds]
-    lags, meters, tasks, outcome = [], {}, [], "finished"
+    ctx = Run(watch_pids=args.watch_pids)
+    lags, meters, tasks, outcome = [], ctx.meters, [], "finished"
     lag_task = asyncio.create_task(watch_loop_lag(lags))
     whole = CpuMeter(args.watch_pids).start()
     try:

@@ -208,12 +208,11 @@ def load_command(args, cell, mode, url, watch, json_path):
     students, class_size = cell
     command = [sys.executable, str(LOAD_SCRIPT), "--url", url, "--mode", mode, "--students", str(students),
                "--cards", str(args.cards), "--think", f"{args.think:g}", "--discuss", f"{args.discuss:g}",
-               "--start-spread", f"{args.start_spread:g}",
                "--lobby-seconds", f"{args.lobby_seconds:g}",
                "--join-spread", f"{max(10.0, students / args.join_rate):g}", "--max-seconds", f"{args.max_seconds:g}",
                "--watch-pids", ",".join(map(str, watch)), "--json", str(json_path), "--quiet"]
     if class_size:
-        command += ["--class-size", str(class_size)]
+        command += ["--class-size", str(class_size), "--start-spread", f"{args.start_spread:g}"]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     return command
@@ -430,7 +429,8 @@ def parse(argv):
     parser.add_argument("--discuss", type=float, default=0.0,
                         help="teachers send next this many seconds after a reveal shows (a class's talk)")
     parser.add_argument("--start-spread", type=float, default=0.0,
-                        help="the classes' teachers start 0..S seconds after the lobby (0: in the same moment)")
+                        help="the teachers of classes side by side start 0..S seconds after the lobby (0: in the same "
+                             "moment)")
     parser.add_argument("--lobby-seconds", type=float, default=10.0, help="idle time once all are in")
     parser.add_argument("--join-rate", type=float, default=20.0, help="students join over max(10, N / RATE) s")
     parser.add_argument("--max-seconds", type=float, default=150.0,
@@ -486,7 +486,7 @@ def main(argv=None):
     finally:
         if postgres is not None:
             postgres.stop()
-    starts = f"the teachers starting within {args.start_spread:g} s, " if args.start_spread else ""
+    starts = f"the classes' teachers starting within {args.start_spread:g} s, " if args.start_spread else ""
     text = "\n".join([
         (f"Load matrix {started} to {time.strftime('%H:%M')}, {code}, {machine()}, {versions()}, PostgreSQL {version} "
          f"(default settings), {args.workers} gunicorn processes (poll: {SERVER_LABELS['poll']}; push: "

@@ -6,6 +6,8 @@ import itertools
 import os
 import re
 import stat
+import subprocess
+import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -421,3 +423,33 @@ def test_an_existing_database_file_and_other_databases_are_left_alone(tmp_path):
     private_database_file("postgresql+psycopg://u@h/d", tmp_path)
     private_database_file("sqlite://", tmp_path)
     assert stat.S_IMODE(existing.stat().st_mode) == 0o640 and sorted(tmp_path.iterdir()) == [existing]
+
+
+# Under gevent a process serves all its connections from one thread: another greenlet that runs while the hash is made
+# is another request (a live screen's push, say) that did not wait for it. The plain call shows the test can fail.
+UNDER_GEVENT = """
+from gevent import monkey; monkey.patch_all()
+import gevent
+from werkzeug.security import generate_password_hash
+from webapp.auth import accounts
+
+def others_ran_during(call):
+    ran = []
+    other = gevent.spawn(ran.append, True)
+    result = call()
+    during = bool(ran)
+    other.join()
+    return during, result
+
+plain, _ = others_ran_during(lambda: generate_password_hash("a long password"))
+made, stored = others_ran_during(lambda: accounts.hash_password("a long password"))
+checked, right = others_ran_during(lambda: accounts.password_is(stored, "a long password"))
+print(plain, made, checked, right)
+"""
+
+
+def test_under_gevent_a_password_hash_holds_up_no_other_request_of_its_process():
+    pytest.importorskip("gevent")
+    done = subprocess.run([sys.executable, "-c", UNDER_GEVENT], check=False, capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.split() == ["False", "True", "True", "True"], done.stderr[-2000:]

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 from zxcvbn import zxcvbn
 
+from webapp.common.loop import off_the_loop
 from webapp.extensions import db
 from webapp.models import Teacher
 
@@ -43,10 +44,20 @@ def weakness(password, *personal):
     return " ".join(["This password is too easy to guess.", *hints])
 
 
+def hash_password(password):
+    """Return the stored form of a new password (scrypt), made where it holds up no other request."""
+    return off_the_loop(generate_password_hash, password)
+
+
+def password_is(stored, password):
+    """Say whether `password` is the one `stored` was made from, checked where it holds up no other request."""
+    return off_the_loop(check_password_hash, stored, password)
+
+
 @functools.cache
 def _dummy_hash():
     """Return a hash no password matches, made once with the same method as the accounts' hashes."""
-    return generate_password_hash(secrets.token_urlsafe(32))
+    return hash_password(secrets.token_urlsafe(32))
 
 
 def find(email):
@@ -59,7 +70,7 @@ def password_matches(teacher, password):
     takes as long whether or not the e-mail has an account."""
     dummy = _dummy_hash()  # made before either branch, so its making never times only one of them
     stored = teacher.password_hash if teacher is not None else dummy
-    return check_password_hash(stored, password) and teacher is not None
+    return password_is(stored, password) and teacher is not None
 
 
 def with_password(email, password):
@@ -71,7 +82,7 @@ def with_password(email, password):
 def create(name, email, password):
     """Create an account unless `email` has one already, in which case change nothing (the password is hashed
     either way, so both take as long)."""
-    password_hash = generate_password_hash(password)
+    password_hash = hash_password(password)
     if find(email) is not None:
         return
     db.session.add(Teacher(name=name, email=email, password_hash=password_hash))
@@ -83,5 +94,5 @@ def create(name, email, password):
 
 def change_password(teacher, password):
     """Give `teacher` a new password."""
-    teacher.password_hash = generate_password_hash(password)
+    teacher.password_hash = hash_password(password)
     db.session.commit()

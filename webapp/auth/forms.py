@@ -1,7 +1,6 @@
 """Teacher accounts' forms: register, log in, change the password."""
 
 from flask_wtf import FlaskForm
-from werkzeug.security import check_password_hash
 from wtforms import PasswordField, StringField, SubmitField
 from wtforms.validators import EqualTo, InputRequired, Length, Regexp, ValidationError
 
@@ -33,7 +32,7 @@ def refuse_wrong_password(teacher, field, wrong):
         return
     keys = limits.password_keys(teacher.email, known_device=True)
     try:
-        right = limits.guess(keys, lambda: check_password_hash(teacher.password_hash, field.data),
+        right = limits.guess(keys, lambda: accounts.password_is(teacher.password_hash, field.data),
                              "Too many wrong passwords for this account.")
     except AppError as error:
         raise ValidationError(error.message) from error

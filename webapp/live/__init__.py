@@ -7,7 +7,6 @@ polling, as they also do whenever a stream drops (see static/live.js).
 """
 
 import json
-import sys
 import time
 from contextlib import nullcontext
 
@@ -15,6 +14,7 @@ from flask import Response, current_app, g, request
 from flask.ctx import RequestContext
 from sqlalchemy.engine import make_url
 
+from webapp.common.loop import under_gevent
 from webapp.live.bus import Bus, watch, written
 from webapp.live.hub import ANSWER, ROSTER, STATE, SYNC, Hub
 
@@ -54,8 +54,7 @@ def push_on():
         return True
     if setting in ("off", "0"):
         return False
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("socket"):
+    if under_gevent():
         return True  # gunicorn -k gevent: a stream is a greenlet
     return request.environ.get("SERVER_SOFTWARE", "").startswith("Werkzeug")  # flask run: a thread each, a class
 
