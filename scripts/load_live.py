@@ -14,7 +14,7 @@ One run, as browsers would:
 2. The students join over --join-spread seconds: GET /join, POST /join (code, nickname, CSRF token), GET /r/<code>
    (the round page and its <meta name="csrf-token">); from then on each student's page is live.
 3. When every student is in, everyone waits --lobby-seconds (the server's idle cost is measured then), and each
-   teacher starts its round. A student whose view shows an answer form (form[data-live-submit]) answers once,
+   teacher starts its round (with --start-spread S, each after a random 0..S seconds more). A student whose view shows an answer form (form[data-live-submit]) answers once,
    after a random 0..--think seconds, by POST /r/<code>/answer with X-Live-Panel: 1 (the reply is its new panel).
    The round reveals itself when all have answered; the teacher sends "next" --discuss seconds after its view shows
    the reveal (0: at once; a class talks a revealed card over), or "reveal" when all have answered for 2 s and no
