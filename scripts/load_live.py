@@ -764,6 +764,7 @@ class Teacher:
         self.rnd.code = code.group(1)
         self.events = events_path(page.text)
         self.page_statuses = page_statuses(page.text)
+        self.watch()  # the page opens its live view at once, while the other teachers set theirs up
 
     def watch(self):
         """(Re)start the live view of the round page, as a page load does."""
@@ -816,7 +817,6 @@ class Teacher:
 
     async def play(self, ctx):
         """Start when the class is in and the lobby time is over; go through every card; download the results."""
-        self.watch()
         await ctx.go.wait()
         await asyncio.sleep(self.delay)
         ctx.starting()
