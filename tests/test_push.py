@@ -295,6 +295,26 @@ def test_gathered_changes_that_cannot_be_sent_are_logged_and_sending_goes_on(cap
     wait_until(lambda: caplog.text.count("could not be sent") == 2)
 
 
+def test_the_bus_listens_again_after_its_connection_is_cut(pushing, bus_started):
+    """A server restart or a proxy dropping the LISTEN connection: the bus reconnects, has every stream look again
+    (it may have missed changes), and hears what is sent after."""
+    if not bus_started.postgres:
+        pytest.skip("SQLite hands changes over in-process: there is no connection to cut")
+    import psycopg
+
+    from webapp.live.bus import CHANNEL
+
+    hub, marker = pushing.extensions["live_hub"], 10**9
+    syncs = hub.syncs
+    with psycopg.connect(bus_started.postgres_url, autocommit=True) as connection:
+        cut = connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                 "WHERE datname = current_database() AND query = %s AND pid <> pg_backend_pid()", (f"LISTEN {CHANNEL}",)).fetchall()
+        assert cut == [(True,)]
+        wait_until(lambda: hub.syncs > syncs and bus_started.connected.is_set())
+        connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{marker} {STATE}"))
+    wait_until(lambda: hub.stamp(marker)[STATE] == 1)
+
+
 def current_card(student, code):
     html = student.get(f"/r/{code}").get_data(as_text=True)
     return re.search(r'name="card" value="([^"]+)"', html).group(1)
