@@ -397,13 +397,13 @@ def shows_card(app):
     """Return a test of whether a page shows a card where pages show cards: a choice, a link or its name.
 
     A slug alone may also be a silhouette's file name (human.svg), so it is not looked for bare.
-    Names are looked for as the page writes them: escaped, with any break hint (<wbr>) removed.
+    Names are looked for as the page writes them: escaped, with any break hint (a soft hyphen) removed.
     """
     with app.app_context():
         names = {card.slug: str(escape(card.common_name)) for card in db.session.scalars(db.select(Card))}
 
     def shows(html, slug):
-        text = html.replace("<wbr>", "")
+        text = html.replace("&shy;", "")
         return f'value="{slug}"' in html or f"/cards/{slug}" in html or f">{names[slug]}<" in text
     return shows
 

@@ -92,7 +92,7 @@ def written_forms(name, common_name):
 
 def leaked(body, forms):
     """Return the first hidden name written in a body, or None."""
-    text = body.replace("<wbr>", "")
+    text = body.replace("&shy;", "")
     return next((name for name, patterns in forms.items() if any(p.search(text) for p in patterns)), None)
 
 

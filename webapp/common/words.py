@@ -38,8 +38,15 @@ def name_line(name):
 
 
 def breakable(name, longer_than=LONG_WORD):
-    """Return `name` as HTML with a <wbr> where its words longer than `longer_than` may break (see name_parts)."""
-    return Markup(" ").join(Markup("<wbr>").join(escape(part) for part in _word_parts(word, longer_than))
+    """Return `name` as HTML with a soft hyphen where its words longer than `longer_than` may break (see name_parts).
+
+    A soft hyphen, not a <wbr>: broken there, the line ends with a hyphen, so "Dunkle-" over "osteus" reads as one
+    name on a projector, not as two words.
+
+    >>> breakable("Dunkleosteus terrelli")
+    Markup('Dunkle&shy;osteus terrelli')
+    """
+    return Markup(" ").join(Markup("&shy;").join(escape(part) for part in _word_parts(word, longer_than))
                             for word in name.split())
 
 
