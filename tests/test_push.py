@@ -20,7 +20,7 @@ from webapp import create_app
 from webapp.classroom import push
 from webapp.classroom.clock import now
 from webapp.extensions import db
-from webapp.live.hub import ANSWER, ROSTER, STATE, Hub, Listener
+from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, Hub, Listener
 from webapp.models import Round
 
 
@@ -227,14 +227,14 @@ def bus_started(pushing):
     return bus
 
 
-@pytest.mark.parametrize(("step", "kind"), [("join", ROSTER), ("start", STATE), ("answer", ANSWER)])
+@pytest.mark.parametrize(("step", "kind"), [("join", JOIN), ("start", STATE), ("answer", ANSWER)])
 def test_a_committed_change_reaches_the_hub_as_its_kind(pushing, bus_started, teacher, classroom, step, kind):
     url, code = classroom.new_round(teacher)
     ada = classroom.join(code, "Ada")
     if step == "answer":
         teacher.post(url + "/control", data={"action": "start"})
-    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER, ANSWER),
-                                                     urgent=(STATE, ROSTER, ANSWER))
+    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, JOIN, ANSWER),
+                                                     urgent=(STATE, JOIN, ANSWER))
     while listener.take(0.3):  # what the set-up sent (a join is sent a moment after its commit, with any others)
         pass
     if step == "join":
@@ -249,7 +249,7 @@ def test_a_committed_change_reaches_the_hub_as_its_kind(pushing, bus_started, te
 
 def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, classroom):
     url, code = classroom.new_round(teacher)
-    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, ROSTER), urgent=(STATE, ROSTER))
+    listener = pushing.extensions["live_hub"].listen(round_id_of(url), follows=(STATE, JOIN), urgent=(STATE, JOIN))
     with pushing.app_context():
         from webapp.extensions import db
         from webapp.models import Student
@@ -263,7 +263,7 @@ def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, clas
         db.session.rollback()  # ...which never comes
     assert listener.take(1) == set()
     classroom.join(code, "Ada")
-    assert listener.take(5) == {ROSTER}  # the bus still works after it
+    assert listener.take(5) == {JOIN}  # the bus still works after it
 
 
 def test_answers_and_joins_send_no_notify_in_their_own_transaction(pushing, bus_started, teacher, classroom):
@@ -573,10 +573,10 @@ def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, b
     stream = open_stream(ada, f"/r/{code}/events")
     assert "You're in!" in next_view(stream)["html"]
     (listener,) = pushing.extensions["live_hub"].listeners_of(round_id_of(url))
-    assert listener.ignored == {ROSTER}
+    assert listener.ignored == {JOIN}
     for name in ("Ben", "Cy", "Dev"):
         classroom.join(code, name)
-    assert ROSTER not in listener.pending  # three joins, and Ada's stream was not woken by one
+    assert JOIN not in listener.pending  # three joins, and Ada's stream was not woken by one
     teacher.post(url + "/control", data={"action": "start"})
     assert "Card 1 of" in next_view(stream)["html"]
     assert listener.ignored == set()  # playing, a join changes "number 2 of N"
@@ -977,3 +977,14 @@ def test_shared_views_read_the_periods_and_cards_once_a_minute_per_process(pushi
     monkeypatch.setattr(versioned, "REFERENCE_SECONDS", 0.0)
     third = started_round()
     assert any("FROM periods" in s for s in shared_view_reads(third))  # past the minute, read again
+
+
+def test_a_student_removed_in_the_lobby_is_told_they_are_gone_at_once(pushing, teacher, classroom):
+    url, code = classroom.new_round(teacher)
+    ada, _ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
+    stream = open_stream(ada, f"/r/{code}/events")
+    assert "You're in" in next_view(stream)["html"]
+    teacher.post(f"{url}/students/{student_id(pushing, 'Ada')}", data={"action": "remove"})
+    removed_at = time.monotonic()
+    name, _ = read_events(stream, 1)[0]  # not a heartbeat's look, 15 s on: a join may be ignored in a lobby, this not
+    assert (name, time.monotonic() - removed_at < 5) == ("gone", True)

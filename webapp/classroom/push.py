@@ -29,11 +29,11 @@ from webapp.extensions import db
 from webapp.models import Answer, Round, Student
 from webapp.play.forms import PlaceForm
 
-# A round's own columns that move it on; a change of anything else (settings a join or extra time touch) is a
-# roster one, which students' screens take at most once a second.
+# A round's own columns that move it on; a change of anything else (the settings a rename, a removal or extra time
+# touch) is a roster one, which students' screens take at most once a second.
 STATE_COLUMNS = ("status", "state", "turn_started_at", "paused_at")
 SNAPSHOTS_KEPT = 256  # rounds whose snapshot a process keeps (the newest of each)
-ROSTER_READ_EVERY = 1.0  # seconds a snapshot serves a stream's first look while only joins came since
+JOINS_READ_EVERY = 1.0  # seconds a snapshot serves a stream's first look while only joins came since
 SETTLE_AFTER = 0.05  # seconds past a turn's end: the machine then finds the time is up
 TEACHER_LAZY = 1.0  # answers and joins redraw the teacher's screens at most once a second
 
@@ -41,7 +41,7 @@ TEACHER_LAZY = 1.0  # answers and joins redraw the teacher's screens at most onc
 def watch_rounds(app):
     """Make written rounds, joins and answers changes of their round's streams."""
     live.watch(app, Round, round_changed)
-    live.watch(app, Student, lambda _session, student, how: how == "new" and (student.round_id, live.ROSTER))
+    live.watch(app, Student, lambda _session, student, how: how == "new" and (student.round_id, live.JOIN))
     live.watch(app, Answer, lambda _session, answer, how: how == "new" and (answer.round_id, live.ANSWER))
 
 
@@ -121,8 +121,7 @@ class Snapshot:
 def snapshot(round_id, joins_may_lag=False):
     """Return the round's snapshot for what this process last heard of it, reading it once per change.
 
-    `joins_may_lag`: a snapshot read less than a second ago serves even if students joined (or were renamed...)
-    since. A stream's first look asks for that: when a class of 1,000 joins, each newcomer's stream opening
+    `joins_may_lag`: a snapshot read less than a second ago serves even if students joined since. A stream's first look asks for that: when a class of 1,000 joins, each newcomer's stream opening
     must not read the whole class again.
     """
     snapshots = cache("live_snapshots")
@@ -133,7 +132,7 @@ def snapshot(round_id, joins_may_lag=False):
     with taken(lock_of(snapshots, round_id)):  # the first stream reads; the others, woken with it, wait and reuse it
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
-        if made is None or made[2] is None or kind_changed(made, stamp, live.ROSTER, live.SYNC):
+        if made is None or made[2] is None or kind_changed(made, stamp, live.JOIN, live.ROSTER, live.SYNC):
             if made is not None and joins_may_lag and lags_by_joins_only(made, stamp):
                 return made[2]
             if len(kept) >= SNAPSHOTS_KEPT:
@@ -166,8 +165,8 @@ def with_new_answers(snap):
 def lags_by_joins_only(made, stamp):
     """Say whether a snapshot read at stamp made[0], at moment made[1], missed only joins and is under a second old."""
     read_at, moment = made[0], made[1]
-    return all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.ROSTER) and \
-        time.monotonic() - moment < ROSTER_READ_EVERY
+    return all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.JOIN) and \
+        time.monotonic() - moment < JOINS_READ_EVERY
 
 
 def read_snapshot(round_id, since=None):
@@ -222,7 +221,7 @@ def student_look(round_id, student_id, held, woken_by, as_read=None):
     html, drawn, standing, seconds = view_of(rnd, student, snap.answers.get(student_id, {}), snap)
     # In the lobby a student's screen says only "you're in": 1,000 joins need not wake 1,000 screens each.
     return {"key": f"{drawn}.{digest(standing)}.{clock_key(rnd, seconds)}", "html": html,
-            "standing": standing, "seconds": seconds, "ignores": [live.ROSTER] if rnd.status == "lobby" else []}
+            "standing": standing, "seconds": seconds, "ignores": [live.JOIN] if rnd.status == "lobby" else []}
 
 
 def answered_look(rnd, student, answers):
@@ -357,7 +356,7 @@ def student_stream(rnd, student):
     # A newcomer's stream opens before the class's snapshot holds them: its first look need not read them again.
     as_read = STUDENTS_ROW(*(getattr(student, column.key) for column in STUDENTS.columns))
     return live.stream(round_id, lambda woken_by: student_look(round_id, student_id, held, woken_by, as_read),
-                       follows=(live.STATE, live.ROSTER))
+                       follows=(live.STATE, live.ROSTER, live.JOIN))
 
 
 def teacher_stream(rnd, template, view):
@@ -367,4 +366,4 @@ def teacher_stream(rnd, template, view):
         return "", 204
     round_id = rnd.id
     return live.stream(round_id, lambda woken_by: teacher_look(round_id, template, view, woken_by),
-                       follows=(live.STATE, live.ROSTER, live.ANSWER), lazy=TEACHER_LAZY)
+                       follows=(live.STATE, live.ROSTER, live.JOIN, live.ANSWER), lazy=TEACHER_LAZY)

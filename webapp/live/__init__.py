@@ -16,9 +16,9 @@ from sqlalchemy.engine import make_url
 
 from webapp.common.loop import under_gevent
 from webapp.live.bus import Bus, watch, written
-from webapp.live.hub import ANSWER, ROSTER, STATE, SYNC, Hub
+from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, SYNC, Hub
 
-__all__ = ["ANSWER", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch", "written"]
+__all__ = ["ANSWER", "JOIN", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch", "written"]
 
 HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
 RETRY_MS = 2000  # how soon a browser reconnects a dropped stream

@@ -19,13 +19,13 @@ from flask import current_app, has_app_context
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from webapp.live.hub import ANSWER, ROSTER, STATE
+from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE
 
 CHANNEL = "deep_time_live"
 NOTES, UNSENT, GATHERED = "live_changes", "live_changes_unsent", "live_changes_gathered"
 RECONNECT_SECONDS = 1.0
 LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
-STRENGTH = {ANSWER: 0, ROSTER: 1, STATE: 2}  # a flush that does several is noted as the strongest
+STRENGTH = {ANSWER: 0, JOIN: 1, ROSTER: 2, STATE: 3}  # a flush that does several is noted as the strongest
 GATHER_SECONDS = 0.05  # answers and joins committed within this long are sent in one NOTIFY transaction
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,9 @@
 """One process's switchboard: open streams follow topics (a round's id) and are woken when a change to it arrives.
 
-Changes come in three kinds: "state" (the round moved: started, revealed, next, paused), "roster" (someone
-joined or was renamed, removed, given extra time: it changes little on a student's screen) and "answer" (an
-answer came in: only the teacher's screens show that before the reveal). A stream says which kinds it follows
+Changes come in four kinds: "state" (the round moved: started, revealed, next, paused), "join" (a student came
+in: it changes little on a student's screen, and nothing in a lobby), "roster" (a student was renamed, removed,
+given extra time, let back in: rare, and the one it concerns must see it) and "answer" (an answer came in: only
+the teacher's screens show that before the reveal). A stream says which kinds it follows
 and which are urgent: an urgent one wakes it at once, the others at most once per `lazy` seconds, so 1,000
 students joining one by one do not each redraw 1,000 screens. "sync" (the bus reconnected and may have missed
 something) is urgent for everyone.
@@ -16,8 +17,8 @@ import threading
 import time
 from contextlib import contextmanager
 
-STATE, ROSTER, ANSWER, SYNC = "state", "roster", "answer", "sync"
-KINDS = (STATE, ROSTER, ANSWER, SYNC)
+STATE, ROSTER, JOIN, ANSWER, SYNC = "state", "roster", "join", "answer", "sync"
+KINDS = (STATE, ROSTER, JOIN, ANSWER, SYNC)
 LEAD_SECONDS = 1.0  # how long alike streams wait for the first of them to look before looking anyway
 
 log = logging.getLogger(__name__)
