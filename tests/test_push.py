@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import flask
 import pytest
-from conftest import SERVER_URL, ClassroomActions, database_config, wait_until
+from conftest import SERVER_URL, ClassroomActions, database_config, statements_run, wait_until
 from sqlalchemy import inspect as sa_inspect
 
 from webapp import create_app
@@ -269,8 +269,6 @@ def test_a_change_rolled_back_is_never_heard(pushing, bus_started, teacher, clas
 def test_answers_and_joins_send_no_notify_in_their_own_transaction(pushing, bus_started, teacher, classroom):
     """A transaction that sends NOTIFY holds a lock of the whole database server while it commits: answers and
     joins are gathered and sent after their commit, a round moving on in its own transaction."""
-    from conftest import statements_run
-
     url, code = classroom.new_round(teacher)
     ada, _ben = classroom.join(code, "Ada"), classroom.join(code, "Ben")
     with statements_run(pushing) as started:
@@ -988,3 +986,22 @@ def test_a_student_removed_in_the_lobby_is_told_they_are_gone_at_once(pushing, t
     removed_at = time.monotonic()
     name, _ = read_events(stream, 1)[0]  # not a heartbeat's look, 15 s on: a join may be ignored in a lobby, this not
     assert (name, time.monotonic() - removed_at < 5) == ("gone", True)
+
+
+def test_in_the_lobby_a_newcomers_first_look_reads_no_class_however_old_the_snapshot(
+        pushing, bus_started, teacher, classroom, monkeypatch):
+    monkeypatch.setattr(push, "JOINS_READ_EVERY", 0.0)  # out of the lobby, a snapshot missing a join is now too old
+    url, code = classroom.new_round(teacher)
+    classroom.join(code, "Ada")
+    round_id = round_id_of(url)
+    with pushing.test_request_context():
+        push.snapshot(round_id, joins_may_lag=True)
+    cy = [classroom.join(code, name) for name in ("Ben", "Cy")][-1]
+    heard_everything(pushing, bus_started)
+    with statements_run(pushing) as statements:
+        assert "You're in!" in next_view(open_stream(cy, f"/r/{code}/events"))["html"]
+    assert not any("FROM students" in statement and "students.round_id =" in statement for statement in statements)
+    teacher.post(url + "/control", data={"action": "start"})
+    heard_everything(pushing, bus_started)
+    with pushing.test_request_context():
+        assert len(push.snapshot(round_id, joins_may_lag=True).students) == 3  # the start: the class is read again

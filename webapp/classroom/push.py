@@ -121,8 +121,8 @@ class Snapshot:
 def snapshot(round_id, joins_may_lag=False):
     """Return the round's snapshot for what this process last heard of it, reading it once per change.
 
-    `joins_may_lag`: a snapshot read less than a second ago serves even if students joined since. A stream's first look asks for that: when a class of 1,000 joins, each newcomer's stream opening
-    must not read the whole class again.
+    `joins_may_lag`: a snapshot that missed only joins serves (see lags_by_joins_only). A stream's first look asks
+    for that: when a class of 1,000 joins, each newcomer's stream opening must not read the whole class again.
     """
     snapshots = cache("live_snapshots")
     stamp, trusted = live.hub().stamp(round_id), live.listening()  # deaf to changes, no snapshot can be trusted
@@ -133,7 +133,7 @@ def snapshot(round_id, joins_may_lag=False):
         kept = snapshots["kept"]
         made = kept.get(round_id) if trusted else None
         if made is None or made[2] is None or kind_changed(made, stamp, live.JOIN, live.ROSTER, live.SYNC):
-            if made is not None and joins_may_lag and lags_by_joins_only(made, stamp):
+            if made is not None and made[2] is not None and joins_may_lag and lags_by_joins_only(made, stamp):
                 return made[2]
             if len(kept) >= SNAPSHOTS_KEPT:
                 kept.clear()
@@ -163,10 +163,12 @@ def with_new_answers(snap):
 
 
 def lags_by_joins_only(made, stamp):
-    """Say whether a snapshot read at stamp made[0], at moment made[1], missed only joins and is under a second old."""
-    read_at, moment = made[0], made[1]
+    """Say whether a snapshot (stamp, moment read, snapshot) missed only joins and is under a second old, or is of a
+    round in its lobby: a student's screen there shows nothing of the class (it ignores joins), so the snapshot
+    read at the first join serves every newcomer's first look until the round starts, in every process."""
+    read_at, moment, snap = made
     return all(read_at[kind] == stamp[kind] for kind in stamp if kind != live.JOIN) and \
-        time.monotonic() - moment < JOINS_READ_EVERY
+        (snap.round.status == "lobby" or time.monotonic() - moment < JOINS_READ_EVERY)
 
 
 def read_snapshot(round_id, since=None):
