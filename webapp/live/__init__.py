@@ -7,7 +7,6 @@ polling, as they also do whenever a stream drops (see static/live.js).
 """
 
 import json
-import random
 import time
 from contextlib import nullcontext
 
@@ -22,7 +21,6 @@ from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, SYNC, Hub
 __all__ = ["ANSWER", "JOIN", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch", "written"]
 
 HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
-HEARTBEAT_SPREAD = 0.3  # each heartbeat comes 0..30% sooner, at random (see heartbeat_wait)
 RETRY_MS = 2000  # how soon a browser reconnects a dropped stream
 
 
@@ -65,16 +63,6 @@ def event_text(name, data, key=None):
     """Return one server-sent event."""
     head = f"id: {key}\n" if key is not None else ""
     return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
-
-
-def heartbeat_wait():
-    """Return how long a quiet stream waits before its heartbeat: at most HEARTBEAT_SECONDS, spread at random.
-
-    A change wakes every stream of a round at once, so their heartbeats would come at once too, 15 s on: a second
-    wave of 1,000 looks that a teacher's "next" after 15 s of talk ran into, every card (823 ms to the last screen,
-    where a reveal took 136). Spread over 4.5 s, they cost a sliver of a second each.
-    """
-    return HEARTBEAT_SECONDS * (1 - HEARTBEAT_SPREAD * random.random())
 
 
 class LookContext(RequestContext):
@@ -131,7 +119,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
                 elif first:
                     yield event_text("alive", {})  # the page's own view is current: it only learns the stream works
                 first = False
-                wait = min(heartbeat_wait(), ends - time.monotonic())
+                wait = min(HEARTBEAT_SECONDS, ends - time.monotonic())
                 if wait <= 0:
                     return  # the browser reconnects at once, and its session is checked again
                 woken_by = listener.take(wait)
