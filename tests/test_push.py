@@ -16,7 +16,7 @@ import pytest
 from conftest import SERVER_URL, ClassroomActions, database_config, statements_run, wait_until
 from sqlalchemy import inspect as sa_inspect
 
-from webapp import create_app
+from webapp import create_app, live
 from webapp.classroom import push
 from webapp.classroom.clock import now
 from webapp.extensions import db
@@ -368,6 +368,28 @@ def test_a_reconnecting_stream_that_holds_the_current_view_gets_only_a_heartbeat
     again = ada.get(f"/r/{code}/events", headers={"Last-Event-ID": key}, buffered=False)
     assert read_events(again, 1) == [("alive", {})]
     again.close()
+
+
+def test_a_heartbeat_looks_again_only_once_its_stream_has_not_looked_for_a_while(pushing, teacher, classroom,
+                                                                               monkeypatch):
+    """The class's heartbeats 15 s after a change woke them all (which a teacher's next press meets) cost a write
+    each and no look; a change the bus missed still shows, at the first heartbeat a while after the last look."""
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(live, "LOOK_AGAIN_SECONDS", 0.6)
+    url, _code, _students = classroom.play_started(teacher)
+    looks, original = [], push.teacher_look
+    monkeypatch.setattr(push, "teacher_look", lambda *args: looks.append(args) or original(*args))
+    page = open_stream(teacher, f"{url}/events")
+    assert "Reveal" in next_view(page)["html"]
+    with monkeypatch.context() as deaf:
+        deaf.setattr(Hub, "deliver", lambda *_args: None)  # the bus never hears it
+        teacher.post(url + "/control", data={"action": "reveal"})
+    heartbeats = 0
+    while (event := read_events(page, 1)[0])[0] == "alive":
+        heartbeats += 1
+    assert event[0] == "view" and "Revealed:" in event[1]["html"]
+    assert heartbeats >= 6 and len(looks) == 2  # the first look, and the one a while after it
+    page.close()
 
 
 @pytest.mark.parametrize("screen", ["student", "teacher", "stage"])

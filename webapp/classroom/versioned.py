@@ -59,7 +59,9 @@ def move_version_on(rnd):
 
 def cache(name):
     """Return this process's cache `name`: {"kept": {key: value}, "locks": {key: lock}, "lock": guarding "locks"}."""
-    return current_app.extensions.setdefault(name, {"kept": {}, "locks": {}, "lock": threading.Lock()})
+    found = current_app.extensions.get(name)  # every look of every stream asks: no new lock made just to be dropped
+    return found if found is not None else \
+        current_app.extensions.setdefault(name, {"kept": {}, "locks": {}, "lock": threading.Lock()})
 
 
 def lock_of(store, key):

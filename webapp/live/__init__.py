@@ -9,6 +9,7 @@ polling, as they also do whenever a stream drops (see static/live.js).
 import json
 import time
 from contextlib import nullcontext
+from functools import lru_cache
 
 from flask import Response, current_app, g, request
 from flask.ctx import RequestContext
@@ -21,7 +22,13 @@ from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, SYNC, Hub
 __all__ = ["ANSWER", "JOIN", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch", "written"]
 
 HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
+# A heartbeat looks again only once its stream has not looked for this long: a change the bus missed (a gathered
+# NOTIFY whose sending failed, a row changed outside the app) shows within a minute, while the class's heartbeats 15 s
+# after a change woke them all, which a teacher's next press meets, cost a write each and no look.
+LOOK_AGAIN_SECONDS = 60.0
 RETRY_MS = 2000  # how soon a browser reconnects a dropped stream
+SHARED_TEXT = 256  # characters from which a text in an event is likely a panel that many streams send alike
+compact = json.JSONEncoder(separators=(",", ":")).encode  # made once: json.dumps with options makes one per call
 
 
 def init_app(app):
@@ -60,9 +67,22 @@ def push_on():
 
 
 def event_text(name, data, key=None):
-    """Return one server-sent event."""
+    """Return one server-sent event (`data` a dict)."""
     head = f"id: {key}\n" if key is not None else ""
-    return f"{head}event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    body = ",".join(f"{compact(field)}:{json_of(value)}" for field, value in data.items())
+    return f"{head}event: {name}\ndata: {{{body}}}\n\n"
+
+
+def json_of(value):
+    """Return a value as JSON, a long text encoded once however many streams send it."""
+    return shared_json(value) if isinstance(value, str) and len(value) > SHARED_TEXT else compact(value)
+
+
+@lru_cache(maxsize=256)
+def shared_json(text):
+    """Return a long text as JSON: a panel drawn once per variant is sent by hundreds of streams as the same string,
+    whose hash Python keeps, so finding it here costs next to nothing."""
+    return compact(text)
 
 
 class LookContext(RequestContext):
@@ -80,7 +100,8 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     of change cannot alter it until it changes itself ("ignores").
 
     Each look runs in the stream's own contexts and gives its database connection back before the stream waits:
-    an open stream holds neither. A heartbeat looks again too, so a change the bus missed is seen.
+    an open stream holds neither. A heartbeat looks again when the stream has not looked for LOOK_AGAIN_SECONDS, so a
+    change the bus missed is seen.
     """
     current_app.extensions["live_bus"].start()
     app, environ = current_app._get_current_object(), request.environ
@@ -109,6 +130,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
             while True:
                 with the_hub.looking_in_turn(listener) if woken_by else nullcontext():
                     shown = look(woken_by)
+                looked = time.monotonic()
                 listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:
                     yield event_text("gone", {})
@@ -119,16 +141,27 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
                 elif first:
                     yield event_text("alive", {})  # the page's own view is current: it only learns the stream works
                 first = False
-                wait = min(HEARTBEAT_SECONDS, ends - time.monotonic())
-                if wait <= 0:
-                    return  # the browser reconnects at once, and its session is checked again
-                woken_by = listener.take(wait)
-                if not woken_by:
-                    yield event_text("alive", {})
-                if listener.closed:
+                woken_by = yield from heartbeats(looked)
+                if woken_by is None:
                     return
         finally:
             the_hub.leave(listener)
+
+    def heartbeats(looked):
+        """Send heartbeats until a change comes (return its kinds), a look is due (return none) or the stream ends
+        (return None)."""
+        while True:
+            wait = min(HEARTBEAT_SECONDS, ends - time.monotonic())
+            if wait <= 0:
+                return None  # the browser reconnects at once, and its session is checked again
+            woken_by = listener.take(wait)
+            if listener.closed:
+                return None
+            if woken_by:
+                return woken_by
+            yield event_text("alive", {})
+            if time.monotonic() - looked >= LOOK_AGAIN_SECONDS:
+                return frozenset()
 
     response = Response(events(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
