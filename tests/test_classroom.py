@@ -3,11 +3,10 @@
 import re
 import threading
 import time
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event
+from conftest import statements_run
 
 from webapp import create_app
 from webapp.classroom import screens
@@ -203,23 +202,6 @@ def test_teacher_renames_removes_and_gives_extra_time(classroom, app, teacher):
         assert (student.nickname, student.extra_seconds) == ("Ada L", 30)
     teacher.post(path, data={"action": "remove"})
     assert ada.get(f"/r/{code}").status_code == 403
-
-
-@contextmanager
-def statements_run(app):
-    """Record the SQL statements the app runs inside the block."""
-    statements = []
-
-    def record(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        with app.app_context():
-            event.remove(db.engine, "before_cursor_execute", record)
 
 
 def wait_for_polls_to_see_changes(app):
@@ -606,6 +588,20 @@ def test_polls_read_a_round_once_per_cache_period_and_see_every_change_after_it(
         seen = [s.get(f"/r/{code}/version", headers={"If-None-Match": e}) for s, e in zip(students, etags, strict=True)]
         assert [r.status_code for r in seen] == [200, 200, 200]  # the pause reached every student
         assert len({r.get_json()["view"] for r in seen}) == 3 and len(statements) == 3  # one row per student
+
+
+def test_a_reveal_judges_the_turns_answers_in_a_statement_per_verdict(classroom, app, teacher):
+    """A reveal in front of 1,000 students marks their answers right or wrong in two statements, loading none."""
+    url, code, (ada, ben, _cy) = classroom.play_started(teacher, ("Ada", "Ben", "Cy"))
+    for student, gap in ((ada, "0"), (ben, "1")):  # the line holds one card: one of its two gaps is right
+        assert student.post(f"/r/{code}/answer", data={"gap": gap}).status_code == 302
+    with statements_run(app) as statements:
+        teacher.post(url + "/control", data={"action": "reveal"})
+    writes = [s for s in statements if s.lstrip().startswith("UPDATE answers")]
+    assert len(writes) == 2 and not any("SELECT answers.id" in s for s in statements)  # the votes are read as rows
+    with app.app_context():
+        verdicts = dict(db.session.query(Student.nickname, Answer.correct).join(Student, Student.id == Answer.student_id))
+    assert sorted(verdicts) == ["Ada", "Ben"] and {verdicts["Ada"], verdicts["Ben"]} == {True, False}
 
 
 def test_a_request_that_read_an_older_round_changes_nothing(classroom, app, teacher):

@@ -406,10 +406,15 @@ def submit(rnd, student, gap, card=None, given=None):
     return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
 
 
-def answers_for_turn(rnd):
-    """Return this turn's answers, first given first."""
-    return db.session.scalars(select(Answer).where(Answer.round_id == rnd.id, Answer.turn == turn_of(rnd))
-                              .order_by(Answer.id)).all()
+def judge(rnd, judged):
+    """Mark this turn's answers right or wrong ({student id: right?}), one statement per verdict: a reveal in front
+    of 1,000 students loading and writing back 1,000 answers one by one took a third of a second."""
+    verdicts = {}
+    for student_id, right in judged.items():
+        verdicts.setdefault(right, []).append(student_id)
+    for right, students in verdicts.items():
+        db.session.execute(ANSWERS.update().where(ANSWERS.c.round_id == rnd.id, ANSWERS.c.turn == turn_of(rnd),
+                                                  ANSWERS.c.student_id.in_(students)).values(correct=right))
 
 
 # Built once, one round trip: settle runs on every panel fetch and every answer of every student.
@@ -455,9 +460,7 @@ def settle(rnd):
 
 def save(rnd, change):
     """Write a transition's outcome: the round, and this turn's answers judged."""
-    judged = [answer for answer in answers_for_turn(rnd) if answer.student_id in change.judged]
-    for answer in judged:
-        answer.correct = change.judged[answer.student_id]
+    judge(rnd, change.judged)
     after = change.round
     if after.status == "finished" and rnd.status != "finished":
         rnd.finished_at = now()
