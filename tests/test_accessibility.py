@@ -34,6 +34,7 @@ def axe():
     checker = Axe()
 
     def violations(page):
+        page.wait_for_load_state()  # a click that submits a form leaves a page still loading
         charts = page.locator("[data-figure]")
         for index in range(charts.count()):  # every chart is drawn
             charts.nth(index).locator(".main-svg").first.wait_for(timeout=10_000)
@@ -73,7 +74,8 @@ def test_every_game_board_passes_axe(browser, live_server, axe):
         page.goto(f"{live_server}/play/{game}/new")
         page.locator("#seats-0-name").fill("Ada")
         page.locator("#seats-1-kind").select_option("medium")
-        page.locator("form.setup [type=submit]").click()
+        with page.expect_navigation():
+            page.locator("form.setup [type=submit]").click()
         found += axe(page)
         onlooker.goto(page.url.split("?")[0])
         found += axe(onlooker)
@@ -81,10 +83,12 @@ def test_every_game_board_passes_axe(browser, live_server, axe):
             click_first_action(page, 4)  # past the set-up, into a turn with cards in hand
             found += axe(page)
     page.goto(f"{live_server}/play/practice/new")
-    page.get_by_role("button", name="Start").click()
+    with page.expect_navigation():  # axe must not run on a page that is going away
+        page.get_by_role("button", name="Start").click()
     found += axe(page)
     page.goto(f"{live_server}/play/practice/endless")
-    page.locator("#endless-animals ~ form").get_by_role("button", name="By weight").click()
+    with page.expect_navigation():
+        page.locator("#endless-animals ~ form").get_by_role("button", name="By weight").click()
     found += axe(page)
     while page.locator("label.gap").count():  # the far left: soon three lives are gone
         with page.expect_navigation():
