@@ -247,27 +247,32 @@ def test_racing_answers_count_exactly_once(classroom, app, teacher):
         assert db.session.query(Answer).count() == 1
 
 
-def test_the_last_answers_racing_still_reveal_and_read_the_class_outside_a_transaction(classroom, app, teacher,
-                                                                                        monkeypatch):
-    """Each answer counts the class after its own commit, on a connection of its own (no BEGIN and ROLLBACK for
-    it): two last answers at once each see the other's, or one of them does, and the card is revealed."""
+def test_the_last_answers_racing_still_reveal_and_count_the_class_once_their_answer_is_committed(classroom, app,
+                                                                                                 teacher, monkeypatch):
+    """Each answer counts the class only once its own answer is committed (on PostgreSQL as its INSERT runs, so it
+    counts on the same connection; on SQLite after its commit): two last answers at once each see the other's, or one
+    of them does, and the card is revealed."""
+    from sqlalchemy import func, select
+
     from webapp.classroom import rounds
+    from webapp.models import Answer
 
     url, code, (ada, ben) = classroom.play_started(teacher)
-    outside, statuses = [], []
+    seen_elsewhere, statuses = [], []
 
-    def counted(read=rounds.read_connection):
-        outside.append(1)
-        return read()
+    def counting(rnd, count=rounds.class_counts):
+        with db.engine.connect() as other:  # what everyone else sees: the answer must be in it
+            seen_elsewhere.append(other.scalar(select(func.count(Answer.id)).where(Answer.round_id == rnd.id)))
+        return count(rnd)
 
-    monkeypatch.setattr(rounds, "read_connection", counted)
+    monkeypatch.setattr(rounds, "class_counts", counting)
     threads = [threading.Thread(target=lambda s=s: statuses.append(s.post(f"/r/{code}/answer", data={"gap": "0"})
                                                                     .status_code)) for s in (ada, ben)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert statuses == [302, 302] and len(outside) >= 2
+    assert statuses == [302, 302] and len(seen_elsewhere) >= 2 and min(seen_elsewhere) >= 1
     assert classroom.round(url).state["phase"] == "revealed"
 
 
@@ -287,8 +292,9 @@ def test_an_answer_reads_the_round_the_student_and_their_answers_in_one_statemen
 
 
 def test_an_answers_read_and_insert_go_to_postgresql_outside_a_transaction(classroom, app, teacher, monkeypatch):
-    """No BEGIN and no COMMIT around an answer's statements (two round trips of every answer); the settle after it,
-    which may write the round and the judged answers together, is in a transaction of its own."""
+    """No BEGIN and no COMMIT around an answer's statements (two round trips of every answer), and the class counted
+    on the answer's own connection (no second one taken from the pool); the settle after it, which may write the
+    round and the judged answers together, is in a transaction of its own."""
     from webapp.classroom import rounds
 
     with app.app_context():
@@ -308,6 +314,7 @@ def test_an_answers_read_and_insert_go_to_postgresql_outside_a_transaction(class
 
     monkeypatch.setattr(rounds, "commit_keeping_loaded", committing)
     monkeypatch.setattr(rounds, "save", saving)
+    monkeypatch.setattr(rounds, "read_connection", lambda read=rounds.read_connection: seen.append("another") or read())
     assert ada.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302
     assert ben.post(f"/r/{code}/answer", data={"gap": "0"}).status_code == 302  # the last: it reveals the card
     assert seen == [("insert", "IDLE"), ("insert", "IDLE"), ("settle", "INTRANS")]

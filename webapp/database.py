@@ -55,6 +55,14 @@ def one_statement_at_a_time():
         db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
+def statements_commit():
+    """Say whether the request's session commits each statement as it runs (one_statement_at_a_time): what it wrote
+    is then seen by everyone already."""
+    session = db.session()
+    return session.in_transaction() and \
+        session.connection().get_execution_options().get("isolation_level") == "AUTOCOMMIT"
+
+
 def init_app(app):
     """Register the CLI and create the schema (and the cards on first start) when configured."""
     app.cli.add_command(cards_cli)

@@ -23,7 +23,7 @@ from webapp.classroom.roster import active_students, as_student, class_of, count
 from webapp.classroom.versioned import commit_keeping_loaded, move_version_on
 from webapp.common import codes, limits, nicknames
 from webapp.common.tokens import new_token, same_hash, token_hash
-from webapp.database import read_connection
+from webapp.database import read_connection, statements_commit
 from webapp.errors import AppError
 from webapp.extensions import db
 from webapp.games import InvalidConfig
@@ -85,6 +85,7 @@ def set_up(rnd, teacher, round_format, settings, seed=None, values=None):
 QUIZ = "quiz"  # the format a lesson's quiz is run in
 REJOIN_CODE_LENGTH = 6
 ANSWERS = Answer.__table__
+ANSWER_INSERT = ANSWERS.insert()  # built once: its values come as parameters
 
 
 def create_quiz_round(teacher, title, questions, turn_seconds=30, leaderboard="every", class_id=None,
@@ -394,15 +395,17 @@ def submit(rnd, student, gap, card=None, given=None):
     turn, version = turn_of(rnd), rnd.version
     try:
         # One INSERT of its own, not the ORM's flush: an answer is the request 1,000 students each send per card.
-        db.session.execute(ANSWERS.insert().values(round_id=rnd.id, student_id=student.id, turn=turn, card=item,
-                                                   gap=gap, correct=None,
-                                                   seconds=max(0.0, (now() - started).total_seconds())))
+        db.session.execute(ANSWER_INSERT, {"round_id": rnd.id, "student_id": student.id, "turn": turn, "card": item,
+                                           "gap": gap, "correct": None,
+                                           "seconds": max(0.0, (now() - started).total_seconds())})
         live.written(db.session(), rnd.id, live.ANSWER)
+        # Counted on the answer's own connection where its INSERT is committed already: one checkout fewer per answer.
+        counts = class_counts(rnd) if statements_commit() and machine_round(rnd).rules.whole_class else None
         commit_keeping_loaded()
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
-    settle(rnd)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
+    settle(rnd, counts)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
     return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
 
 
@@ -426,8 +429,9 @@ CLASS_COUNTS = select(
 ).where(Student.round_id == bindparam("round_id"), Student.removed.is_(False))
 
 
-def nothing_due(rnd):
-    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs.
+def nothing_due(rnd, counts=None):
+    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs (`counts`:
+    class_counts, where the caller read them since its last write).
 
     Only a shortcut, so that 400 panel fetches do not each read the class: the state machine decides from the
     class's counts (one query), and when it cannot tell, settle decides from the whole class.
@@ -435,7 +439,7 @@ def nothing_due(rnd):
     clock = machine_round(rnd)
     if not clock.rules.whole_class:
         return False
-    students, most_extra, answered = class_counts(rnd)
+    students, most_extra, answered = counts or class_counts(rnd)
     return machine.nothing_due(clock, now().timestamp(), students, most_extra, answered)
 
 
@@ -450,10 +454,11 @@ def class_counts(rnd):
         return connection.execute(CLASS_COUNTS, params).one()
 
 
-def settle(rnd):
-    """Move the round on when it is due: its timetable, everyone answered, time ran out, or a team's move is in."""
+def settle(rnd, counts=None):
+    """Move the round on when it is due: its timetable, everyone answered, time ran out, or a team's move is in
+    (`counts`: as nothing_due's)."""
     timetabled = machine.on_schedule(machine_round(rnd), now().timestamp())
-    if not timetabled and (not answering(rnd) or nothing_due(rnd)):
+    if not timetabled and (not answering(rnd) or nothing_due(rnd, counts)):
         return
     _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 
