@@ -20,7 +20,7 @@ from webapp import create_app, live
 from webapp.classroom import push
 from webapp.classroom.clock import now
 from webapp.extensions import db
-from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, Hub, Listener
+from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, SYNC, Hub, Listener
 from webapp.models import Round
 
 
@@ -591,7 +591,7 @@ def test_in_the_lobby_joins_wake_no_student_screen_but_the_start_does(pushing, b
     ada = classroom.join(code, "Ada")
     stream = open_stream(ada, f"/r/{code}/events")
     assert "You're in!" in next_view(stream)["html"]
-    (listener,) = pushing.extensions["live_hub"].listeners_of(round_id_of(url))
+    (listener,) = pushing.extensions["live_hub"].following[(round_id_of(url), SYNC)]  # every listener follows syncs
     assert listener.ignored == {JOIN}
     for name in ("Ben", "Cy", "Dev"):
         classroom.join(code, name)

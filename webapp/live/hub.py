@@ -171,11 +171,6 @@ class Hub:
         """Return every open stream's listener (hold the lock)."""
         return [listener for (_topic, kind), group in self.following.items() if kind == SYNC for listener in group]
 
-    def listeners_of(self, topic):
-        """Return the listeners of `topic`."""
-        with self.lock:
-            return set(self.following.get((topic, SYNC), ()))
-
     def call_at(self, key, delay, function):
         """Call `function()` in `delay` seconds, once per `key` however many ask (a turn's time running out)."""
         with self.lock:
