@@ -68,8 +68,8 @@ def start_cardline(page, base):
     page.get_by_label("Sort the line by").select_option("length")
     page.locator("#seats-0-name").fill("Ada")
     page.locator("#seats-1-kind").select_option("easy")
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_load_state("load")  # play.js (deferred) listens before the test drags, even on a busy machine
+    with page.expect_navigation():  # waits for load: play.js (deferred) listens before the test drags
+        page.get_by_role("button", name="Start the game").click()
     assert page.get_by_role("heading", name="Ada, your turn").is_visible()
 
 
@@ -444,7 +444,8 @@ def test_dinoblivion_says_while_the_searching_computer_plays(browser, live_serve
     page.locator("#seats-1-name").fill("Rex")
     page.locator("#seats-1-kind").select_option("hard")
     page.get_by_label("When a Duel ends").select_option("dinosaur_decks")  # the longer game: more than one turn each
-    page.get_by_role("button", name="Start the game").click()
+    with page.expect_navigation():  # the set-up buttons are counted at once: the game's page must be there
+        page.get_by_role("button", name="Start the game").click()
     status = page.locator(".busy[role=status]")
     for _ in range(12):  # the throw (again if tied) and the Chief draft, to Mia's first turn
         setup = page.locator("fieldset.action-group", has_text="Set-up").get_by_role("button")
@@ -476,7 +477,8 @@ def test_a_finished_practice_fits_a_phone_with_every_column_of_its_review(browse
     page.select_option("#characteristic", "mass")
     page.select_option("#mode", mode)
     page.fill("#count", "5")
-    page.click("#submit")
+    with page.expect_navigation():  # the answers are counted at once: the game's page must be there
+        page.click("#submit")
     # With a mouse, a click on a gap places the card at once; all at once is sent with its button.
     answer = page.locator("label.gap" if mode == "line" else "button:has-text('Check my order')")
     while answer.count():

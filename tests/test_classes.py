@@ -381,6 +381,13 @@ def test_one_child_is_never_two_students_whatever_the_devices_do(app, classroom,
                                                 suppress_health_check=list(HealthCheck)))
 
 
+def roster_codes(teacher, pupils):
+    """Each pupil's personal code on the class page, once its roster shows all `pupils` (the page may still be loading)."""
+    rows = teacher.locator("table.roster tbody tr")
+    expect(rows).to_have_count(pupils)
+    return {row.locator("th").inner_text(): row.locator("td.pupil-code").inner_text() for row in rows.all()}
+
+
 @pytest.mark.browser
 def test_a_class_plays_a_round_and_a_pupil_changes_phone_mid_round(browser, live_server, teacher_page):
     teacher = teacher_page
@@ -388,8 +395,7 @@ def test_a_class_plays_a_round_and_a_pupil_changes_phone_mid_round(browser, live
     teacher.get_by_label("Name of the class").fill("Year 5 Oak")
     teacher.get_by_label("Pupils").fill("Zoë Smith, Siobhán O'Neill, Ava Kowalski, Dev Patel")  # pasted on one line
     teacher.get_by_role("button", name="Create the class").click()
-    codes = {row.locator("th").inner_text(): row.locator("td.pupil-code").inner_text()
-             for row in teacher.locator("table.roster tbody tr").all()}
+    codes = roster_codes(teacher, 4)
     assert sorted(codes) == ["Ava K.", "Dev P.", "Siobhán O.", "Zoë S."]
     teacher.get_by_role("link", name="Print the slips (personal codes)").click()
     expect(teacher.locator(".slip")).to_have_count(4)
@@ -446,8 +452,7 @@ def test_a_classs_homework_opens_and_closes_on_time_and_the_teacher_reads_the_pr
     teacher.get_by_label("Name of the class").fill("Year 5 Oak")
     teacher.get_by_label("Pupils").fill("Zoë Smith\nDev Patel")
     teacher.get_by_role("button", name="Create the class").click()
-    codes = {row.locator("th").inner_text(): row.locator("td.pupil-code").inner_text()
-             for row in teacher.locator("table.roster tbody tr").all()}
+    codes = roster_codes(teacher, 2)
     teacher.get_by_role("link", name="New round for Year 5 Oak").click()
     teacher.get_by_label("Title").fill("Weights homework")
     teacher.get_by_label("Format").select_option("self_paced")
