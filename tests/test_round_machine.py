@@ -80,9 +80,9 @@ class RoundMachine(RuleBasedStateMachine):
         if self.round.status == "playing" and R.time_up(self.round, self.students, self.now):
             assert R.clock.may_be_due(self.round, self.now), "the poll's trigger would miss a turn whose time is up"
         active = [s for s in self.students if not s.removed]
-        answered = {vote.student_id for vote in self.votes}
+        answered = sum(1 for vote in self.votes if vote.student_id in {s.id for s in active})
         most_extra = max((s.extra_seconds for s in active), default=None)
-        if R.nothing_due(self.round, self.now, most_extra, bool(active) and all(s.id in answered for s in active)):
+        if R.nothing_due(self.round, self.now, len(active), most_extra, answered):
             assert change is None, "the count shortcut hid a due turn"
 
     # --- rules ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ counts one answer per student per turn, and the round's version refuses a stale 
 import secrets
 
 from flask import current_app
-from sqlalchemy import bindparam, exists, func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
@@ -399,13 +399,13 @@ def submit(rnd, student, gap, card=None, given=None):
                                            "gap": gap, "correct": None,
                                            "seconds": max(0.0, (now() - started).total_seconds())})
         live.written(db.session(), rnd.id, live.ANSWER)
-        # Asked on the answer's own connection where its INSERT is committed already: one checkout fewer per answer.
-        answered = class_answered(rnd) if statements_commit() and machine_round(rnd).rules.whole_class else None
+        # Counted on the answer's own connection where its INSERT is committed already: one checkout fewer per answer.
+        counts = class_counts(rnd) if statements_commit() and machine_round(rnd).rules.whole_class else None
         commit_keeping_loaded()
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
-    settle(rnd, answered)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
+    settle(rnd, counts)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
     return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
 
 
@@ -420,49 +420,45 @@ def judge(rnd, judged):
                                                   ANSWERS.c.student_id.in_(students)).values(correct=right))
 
 
-# Built once, one round trip: settle runs on every panel fetch and every answer of every student. Whether anyone
-# is still to answer stops at the first student found without an answer (each looked up by the answers' unique key),
-# where counting the class and its answers read 1,000 students and every answer of the round for each of the
-# 1,000 answers to a card.
-STILL_IN = (Student.round_id == bindparam("round_id")) & Student.removed.is_(False)
-CLASS_ANSWERED = select(
-    select(func.max(Student.extra_seconds)).where(STILL_IN).scalar_subquery(),
-    exists().where(STILL_IN) & ~exists().where(STILL_IN, ~exists().where(
-        Answer.round_id == bindparam("round_id"), Answer.student_id == Student.id, Answer.turn == bindparam("turn"))),
-)
+# Built once, one round trip: settle runs on every panel fetch and every answer of every student.
+CLASS_COUNTS = select(
+    func.count(Student.id), func.max(Student.extra_seconds),
+    select(func.count(Answer.id)).join(Student, Student.id == Answer.student_id)
+    .where(Answer.round_id == bindparam("round_id"), Answer.turn == bindparam("turn"), Student.removed.is_(False))
+    .scalar_subquery(),
+).where(Student.round_id == bindparam("round_id"), Student.removed.is_(False))
 
 
-def nothing_due(rnd, answered=None):
-    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs
-    (`answered`: class_answered, where the caller read it since its last write).
+def nothing_due(rnd, counts=None):
+    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs (`counts`:
+    class_counts, where the caller read them since its last write).
 
-    Only a shortcut, so that 400 panel fetches do not each read the class: the state machine decides from what one
-    query tells of the class, and when it cannot tell, settle decides from the whole class.
+    Only a shortcut, so that 400 panel fetches do not each read the class: the state machine decides from the
+    class's counts (one query), and when it cannot tell, settle decides from the whole class.
     """
     clock = machine_round(rnd)
     if not clock.rules.whole_class:
         return False
-    most_extra, everyone_answered = answered or class_answered(rnd)
-    return machine.nothing_due(clock, now().timestamp(), most_extra, everyone_answered)
+    students, most_extra, answered = counts or class_counts(rnd)
+    return machine.nothing_due(clock, now().timestamp(), students, most_extra, answered)
 
 
-def class_answered(rnd):
-    """Return the most extra time a student still in has, and whether someone is in and everyone in answered this
-    turn (one round trip)."""
+def class_counts(rnd):
+    """Return the round's students, the most extra time one has, and how many answered this turn (one round trip)."""
     params = {"round_id": rnd.id, "turn": turn_of(rnd)}
     if db.session().in_transaction():
-        return db.session.execute(CLASS_ANSWERED, params).one()
+        return db.session.execute(CLASS_COUNTS, params).one()
     # Nothing read since the last commit (an answer just stored): read outside a transaction, so that no BEGIN
     # and no ROLLBACK go to the server for each of 1,000 answers.
     with read_connection() as connection:
-        return connection.execute(CLASS_ANSWERED, params).one()
+        return connection.execute(CLASS_COUNTS, params).one()
 
 
-def settle(rnd, answered=None):
+def settle(rnd, counts=None):
     """Move the round on when it is due: its timetable, everyone answered, time ran out, or a team's move is in
-    (`answered`: as nothing_due's)."""
+    (`counts`: as nothing_due's)."""
     timetabled = machine.on_schedule(machine_round(rnd), now().timestamp())
-    if not timetabled and (not answering(rnd) or nothing_due(rnd, answered)):
+    if not timetabled and (not answering(rnd) or nothing_due(rnd, counts)):
         return
     _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 

@@ -192,14 +192,12 @@ def settle(rnd, students, votes, now):
     return _moved_on(rnd, change, now) if change else None
 
 
-def nothing_due(rnd, now, most_extra, everyone_answered):
-    """Say from what the database tells cheaply that a whole-class turn cannot be due: not all answered, time still
-    runs.
+def nothing_due(rnd, now, students, most_extra, answered):
+    """Say from the class's counts alone that a whole-class turn cannot be due: not all answered, time still runs.
 
-    `most_extra`: the most extra time a student still in has; `everyone_answered`: someone is in and no one still in
-    is without an answer to this turn. One cheap query gives both; when this cannot tell (False), settle decides from
-    the whole class.
+    The counts (students still in, the most extra time among them, answers to this turn) are what the database
+    gives in one cheap query; when this cannot tell (False), settle decides from the whole class.
     """
     if not rnd.rules.whole_class:
         return False
-    return not clock.out_of_time(rnd, now, most_extra) and not everyone_answered
+    return not clock.out_of_time(rnd, now, most_extra) and not (students and answered >= students)
