@@ -333,6 +333,37 @@ def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
     assert "You got it right" in html or "Not quite" in html
 
 
+def test_the_class_count_holds_only_students_still_in_and_their_answers_to_this_turn(classroom, app, teacher):
+    from webapp.classroom import rounds
+
+    url, code, (ada, ben, _cy) = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"))
+
+    def class_counts():
+        with app.app_context():
+            return tuple(rounds.class_counts(db.session.get(Round, int(url.rsplit("/", 1)[1]))))
+
+    def change(name, action, value=""):
+        with app.app_context():
+            student_id = db.session.query(Student).filter_by(nickname=name).one().id
+        assert teacher.post(f"{url}/students/{student_id}", data={"action": action, "value": value}).status_code == 302
+
+    assert class_counts() == (3, 0, 0)
+    change("Ben", "extra_time", "30")
+    for student in (ada, ben):
+        student.post(f"/r/{code}/answer", data={"gap": "0"})
+    assert class_counts() == (3, 30, 2)  # Cy has not answered
+    change("Cy", "remove")
+    assert class_counts() == (2, 30, 2)
+    teacher.get(url + "/panel")  # settles the round, as any look does
+    assert classroom.round(url).state["phase"] == "revealed"
+    teacher.post(url + "/control", data={"action": "next"})
+    assert class_counts() == (2, 30, 0)  # answers to the last card are not answers to this one
+    change("Ben", "remove")
+    assert class_counts() == (1, 0, 0)
+    change("Ada", "remove")
+    assert class_counts() == (0, None, 0)
+
+
 def test_the_server_clock_refuses_late_answers_and_extra_time_helps(classroom, app, teacher):
     url, code, (ada, ben) = classroom.play_started(teacher, turn_seconds="20")
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=25))
