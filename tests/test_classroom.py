@@ -12,7 +12,8 @@ from webapp import create_app
 from webapp.classroom import screens
 from webapp.classroom.rounds import now
 from webapp.extensions import db
-from webapp.models import Answer, CardSet, Round, Student
+from webapp.filters import measure_word
+from webapp.models import Answer, Card, CardSet, Round, Student
 
 # --- teacher accounts -------------------------------------------------------------------------
 
@@ -214,6 +215,17 @@ def test_students_and_the_projector_are_told_what_the_line_is_sorted_by(classroo
     left = {"mass": "lightest on the left", "length": "smallest on the left"}[characteristic]
     assert f"The class line: {words}, {left}" in ada.get(f"/r/{code}/panel").get_data(as_text=True)
     assert f"The class line: {words}, {left}" in teacher.get(url + "/panel").get_data(as_text=True)
+
+
+def test_the_teacher_reads_a_revealed_size_as_the_students_do_with_what_was_measured(classroom, app, teacher):
+    url, code, (ada,) = classroom.play_started(teacher, ("Ada",), characteristic="length")
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    name, said = re.search(r"Revealed: ([^<]+?) is ([^<]+)</h2>", panel).groups()
+    assert f"<strong>{name}</strong> is {said}." in ada.get(f"/r/{code}").get_data(as_text=True)
+    with app.app_context():
+        measure = db.session.scalar(db.select(Card.size_measure).where(Card.common_name == name))
+    assert said.endswith(" " + measure_word(measure))  # "6 m long", "1.2 m tall"
 
 
 def test_one_answer_per_student_per_turn_and_strangers_cannot_answer(classroom, app, teacher):
