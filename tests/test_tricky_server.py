@@ -91,6 +91,18 @@ def test_a_pupil_links_this_browser_with_the_code_on_their_slip(app, ava):
     assert 'name="personal_code"' not in page and "data-tricky-sync" in page
 
 
+def test_a_linked_browser_keeps_its_link_as_long_as_it_is_used(app, ava):
+    _class_url, (_ava_id, code) = ava
+    device = app.test_client()
+    device.post("/tricky/link", data={"personal_code": code})
+    token = device.get_cookie(COOKIE, path="/tricky/").value
+    for page in ("/tricky/", "/tricky/progress"):  # each visit keeps the token a full PRACTICE_DAYS_KEPT from now
+        cookie = device.get(page).headers["Set-Cookie"]
+        assert cookie.startswith(f"{COOKIE}={token};") and "Max-Age=31536000" in cookie and "Path=/tricky/" in cookie
+        assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Set-Cookie" not in app.test_client().get("/tricky/").headers  # a browser never linked is given none
+
+
 def test_a_wrong_code_is_a_form_error_throttled_as_join_codes_are(app, ava):
     app.config["FREE_CODE_GUESSES"] = 2
     guesser = app.test_client()

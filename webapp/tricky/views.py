@@ -47,7 +47,17 @@ def linked_pupil():
     pupil = kept.linked_pupil(token, datetime.now(UTC))
     if token and pupil is None:
         after_this_request(forget_cookie)
+    elif pupil is not None:  # kept as long as the browser is used, as the server keeps its link
+        after_this_request(lambda response: keep_cookie(response, token))
     return pupil
+
+
+def keep_cookie(response, token):
+    """Have the browser keep its link's token for PRACTICE_DAYS_KEPT days from now."""
+    response.set_cookie(COOKIE, token, path=url_for("tricky.index"),
+                        max_age=timedelta(days=current_app.config["PRACTICE_DAYS_KEPT"]), httponly=True,
+                        secure=current_app.config["SESSION_COOKIE_SECURE"], samesite="Lax")
+    return response
 
 
 def forget_cookie(response):
@@ -77,11 +87,7 @@ def link():
             return render_index(linked_pupil(), link_form=form, status=error.status)
         if pupil is not None:
             kept.unlink(request.cookies.get(COOKIE))  # a browser keeps one pupil's cards at a time
-            response = redirect(url_for("tricky.index"))
-            response.set_cookie(COOKIE, kept.link(pupil, datetime.now(UTC)), path=url_for("tricky.index"),
-                                max_age=timedelta(days=current_app.config["PRACTICE_DAYS_KEPT"]), httponly=True,
-                                secure=current_app.config["SESSION_COOKIE_SECURE"], samesite="Lax")
-            return response
+            return keep_cookie(redirect(url_for("tricky.index")), kept.link(pupil, datetime.now(UTC)))
         form.personal_code.errors.append(WRONG_CODE)
         status = 403
     return render_index(linked_pupil(), link_form=form, status=status)
