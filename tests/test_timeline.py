@@ -7,6 +7,7 @@ import re
 
 import plotly
 import pytest
+from playwright.sync_api import expect
 
 from cards_db.loader import denied_entry, read_denied_hosts, read_extinctions, read_periods
 from webapp.extensions import db
@@ -554,7 +555,7 @@ def test_a_visitors_copied_selection_is_remembered_in_the_browser(browser, live_
     page.get_by_role("button", name="Copy the link").click()  # the same link again: listed once
     page.goto(f"{live_server}/timeline?cards=dimetrodon")
     page.get_by_role("button", name="Copy the link").click()
-    assert page.locator(".remembered-selections a").all_inner_texts() == ["Dimetrodon", "Stegosaurus, Tyrannosaurus"]
+    expect(page.locator(".remembered-selections a")).to_have_text(["Dimetrodon", "Stegosaurus, Tyrannosaurus"])
     assert errors == []
     context.close()
 
