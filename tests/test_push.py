@@ -194,6 +194,39 @@ def test_a_first_look_that_fails_or_takes_too_long_holds_no_one_up(monkeypatch):
     stuck.join(5)
 
 
+def test_the_first_woken_alike_listener_looks_for_the_others_once_and_only_while_nothing_came_since():
+    hub, asked = Hub(), []
+
+    def listener_with_view(name, follows=(STATE, ROSTER)):
+        listener = hub.listen(1, follows=follows)
+        listener.view = lambda woken_by: asked.append((name, woken_by)) or {"key": name}
+        return listener
+
+    lead, woken, asleep, own_request = (listener_with_view(name) for name in ("lead", "woken", "asleep", "mine"))
+    own_request.view = None  # its view reads its own request (a teacher's): no one else may call it
+    other_kinds = listener_with_view("teacher", follows=(STATE, ROSTER, ANSWER))
+    hub.deliver(1, STATE)
+    assert asleep.take(1) == {STATE}  # it took the change before the first looked: it is not waiting any more
+    hub.prepare_alike(lead, {STATE})
+    assert asked == [("woken", {STATE})]  # not the first itself, a stream not woken, one of its own, another kind's
+    assert hub.prepared_for(woken) == ({"key": "woken"},)
+    assert hub.prepared_for(woken) == ()  # once only
+    hub.prepare_alike(lead, {STATE})
+    hub.deliver(1, ROSTER)  # came after it was looked for: it looks for itself
+    assert hub.prepared_for(woken) == ()
+    assert own_request.prepared is None and other_kinds.prepared is None
+
+
+def test_a_view_looked_for_another_that_fails_stops_the_looking_and_leaves_each_to_look_for_itself():
+    hub = Hub()
+    lead, failing, after = (hub.listen(1, follows=(STATE,)) for _ in range(3))
+    failing.view = lambda woken_by: 1 / 0
+    after.view = lambda woken_by: {"key": "after"}
+    hub.deliver(1, STATE)
+    hub.prepare_alike(lead, {STATE})  # raises nothing: the lead's own stream goes on
+    assert hub.prepared_for(failing) == ()
+
+
 def test_a_timed_call_runs_once_however_many_ask():
     hub, calls = Hub(), []
     for _ in range(5):
@@ -618,6 +651,60 @@ def test_a_removed_student_is_told_they_are_gone(pushing, teacher, classroom):
     name, _ = next(event for event in iter(lambda: read_events(stream, 1)[0], None) if event[0] != "alive")
     assert name == "gone"
     assert ada.get(f"/r/{code}/events").status_code == 403
+
+
+def test_after_a_change_the_first_woken_student_stream_looks_for_every_other_in_one_context(pushing, teacher,
+                                                                                             classroom, monkeypatch):
+    url, code = classroom.new_round(teacher)
+    students = [classroom.join(code, f"Kid{chr(65 + n)}{chr(97 + n)}") for n in range(6)]
+    teacher.post(url + "/control", data={"action": "start"})
+    for gap, student in zip((0, 1, 0), students):
+        student.post(f"/r/{code}/answer", data={"gap": str(gap), "card": current_card(student, code)})
+    streams = [open_stream(student, f"/r/{code}/events") for student in students]
+    for stream in streams:
+        next_view(stream)
+    pushed, original = [], live.LookContext.push
+    monkeypatch.setattr(live.LookContext, "push", lambda context: pushed.append(1) or original(context))
+    teacher.post(url + "/control", data={"action": "reveal"})
+    views = [next_view(stream) for stream in streams]
+    assert len(pushed) == 1  # six screens, one look in the first one's contexts
+    with pushing.test_request_context():
+        round_id = db.session.get(Round, round_id_of(url)).id
+        for nickname, view in zip([f"Kid{chr(65 + n)}{chr(97 + n)}" for n in range(6)], views):
+            student = db.session.get(push.Student, student_id(pushing, nickname))
+            looked = push.student_look(round_id, student.id, student.token_hash, {STATE})
+            assert view == {name: value for name, value in looked.items() if name != "ignores"}  # each their own
+    assert {view["standing"] for view in views} == {"You: 1 point · number 1 of 6", "You: 0 points · number 2 of 6"}
+    for stream in streams:
+        stream.close()
+
+
+def test_a_stream_looked_for_before_another_change_came_looks_again_for_itself(pushing, bus_started, teacher,
+                                                                              classroom):
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    streams = [open_stream(student, f"/r/{code}/events") for student in (ada, ben)]
+    for stream in streams:
+        next_view(stream)
+    teacher.post(url + "/control", data={"action": "reveal"})
+    assert "You did not answer." in next_view(streams[0])["html"]  # Ben's view was looked for with Ada's
+    teacher.post(url + "/control", data={"action": "next"})
+    heard_everything(pushing, bus_started)
+    assert "Card 2 of" in next_view(streams[1])["html"]  # not the revealed card it was looked for
+    for stream in streams:
+        stream.close()
+
+
+def test_a_student_removed_meanwhile_is_told_they_are_gone_when_another_looked_for_them(pushing, teacher, classroom):
+    url, code, (ada, ben) = classroom.play_started(teacher)
+    streams = [open_stream(student, f"/r/{code}/events") for student in (ada, ben)]
+    for stream in streams:
+        next_view(stream)
+    teacher.post(f"{url}/students/{student_id(pushing, 'Ben')}", data={"action": "remove"})
+    next_view(streams[0], timeout=5)  # Ada's class is one smaller; her look was the one for both
+    assert streams[1].__dict__.get("_rest", "") == ""
+    assert [name for name, _ in read_events(streams[1], 1)] == ["gone"]
+    for stream in streams:
+        stream.close()
 
 
 def student_id(app, nickname):

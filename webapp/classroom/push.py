@@ -4,8 +4,9 @@ Render once: after a change, the first stream of a round in a process reads the 
 their answers, what every student shares) into a snapshot; each student's panel is then one of a few
 variants (the format's student_context: answered or not, right or wrong, captain or not), each rendered once
 per round version and process (the reply to an answer is one too); only what is a student's own (points and
-rank, their clock) is made per student, and small. The teacher's page and the stage are rendered per stream (a
-round has one or two), from the same snapshot.
+rank, their clock) is made per student, and small, by the first student stream a change wakes in the process, for
+every student woken with it, in one loop (live.stream's `alike`). The teacher's page and the stage are rendered per
+stream (a round has one or two), from the same snapshot.
 """
 
 import hashlib
@@ -358,7 +359,7 @@ def student_stream(rnd, student):
     # A newcomer's stream opens before the class's snapshot holds them: its first look need not read them again.
     as_read = STUDENTS_ROW(*(getattr(student, column.key) for column in STUDENTS.columns))
     return live.stream(round_id, lambda woken_by: student_look(round_id, student_id, held, woken_by, as_read),
-                       follows=(live.STATE, live.ROSTER, live.JOIN))
+                       follows=(live.STATE, live.ROSTER, live.JOIN), alike=True)
 
 
 def teacher_stream(rnd, template, view):

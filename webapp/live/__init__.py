@@ -8,7 +8,6 @@ polling, as they also do whenever a stream drops (see static/live.js).
 
 import json
 import time
-from contextlib import nullcontext
 from functools import lru_cache
 
 from flask import Response, current_app, g, request
@@ -93,11 +92,14 @@ class LookContext(RequestContext):
             super().match_request()
 
 
-def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
+def stream(topic, view, follows, urgent=(STATE,), lazy=1.0, alike=False):
     """Return a response streaming `view(woken_by)` (a dict with a "key", or None when the viewer is gone) as
     `view` events: at once, then after every change of `topic` it follows, whenever its key changed. `woken_by`
     is the kinds of change that woke it (none for the first look and a heartbeat's). A view may say which kinds
     of change cannot alter it until it changes itself ("ignores").
+
+    `alike`: the view reads nothing of its stream's own request (its session, `g`) and tells changes apart only from
+    none, so after a change the first of the alike streams woken in this process looks for all of them at once.
 
     Each look runs in the stream's own contexts and gives its database connection back before the stream waits:
     an open stream holds neither. A heartbeat looks again when the stream has not looked for LOOK_AGAIN_SECONDS, so a
@@ -107,6 +109,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     app, environ = current_app._get_current_object(), request.environ
     the_hub = hub()
     listener = the_hub.listen(topic, follows, urgent, lazy)
+    listener.view = view if alike else None
     sent = request.headers.get("Last-Event-ID") or request.args.get("have")
     ends = time.monotonic() + current_app.config["LIVE_STREAM_SECONDS"]
 
@@ -115,12 +118,21 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
     app_context, context = app.app_context(), LookContext(app, environ)
     app_context.g.__dict__.update(g.__dict__)
 
-    def look(woken_by):
+    def look(woken_by, first=False):
         # Pushed only while looking, never held while waiting: a stream's generator may be resumed and closed from
         # wherever its server (or a test) iterates it, so a context held across its waits could be popped out of turn.
         # Popping the app's context removes the look's database session, if it opened one.
         with app_context, context:
-            return view(woken_by)
+            shown = view(woken_by)
+            if first and alike:
+                the_hub.prepare_alike(listener, woken_by)
+            return shown
+
+    def look_woken(woken_by):
+        """Look after a change: the first of the alike streams looks (for all), the others take what it found."""
+        with the_hub.looking_in_turn(listener) as first:
+            prepared = the_hub.prepared_for(listener)
+            return prepared[0] if prepared else look(woken_by, first)
 
     def events():
         nonlocal sent
@@ -128,8 +140,7 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0):
             yield f"retry: {RETRY_MS}\n\n"
             first, woken_by = True, frozenset()
             while True:
-                with the_hub.looking_in_turn(listener) if woken_by else nullcontext():
-                    shown = look(woken_by)
+                shown = look_woken(woken_by) if woken_by else look(woken_by)
                 looked = time.monotonic()
                 listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:

@@ -37,6 +37,9 @@ class Listener:
         self.closed = False
         self.last_taken = 0.0
         self.ignored = frozenset()  # kinds its view said it does not change with for now (a join, in a lobby)
+        self.view = None  # view(woken_by), where it reads nothing of its stream's own request: another may call it
+        self.prepared = None  # (the topic's stamp, the view) looked for it by the first of its alike listeners
+        self.in_turn = False  # waiting for the first of its alike listeners to look
 
     def deliver(self, kind):
         """Note a change of `kind` (ignored unless this listener follows it) and wake the stream."""
@@ -103,6 +106,7 @@ class Hub:
         What the first reads and draws is kept for the rest. Were they all let go at once, each would run up to the
         lock the first holds while it waits on the database, every time it does, in the same process: 400 screens
         woken by a reveal would queue twice over behind their own wake-up before one of them could be sent.
+        Yields whether this listener is the first.
         """
         key = (listener.topic, listener.follows)
         with self.lock:
@@ -111,15 +115,41 @@ class Hub:
             if first:
                 lead = self.leads[key] = threading.Event()
         if not first:
-            lead.wait(LEAD_SECONDS)
-            yield
+            listener.in_turn = True
+            try:
+                lead.wait(LEAD_SECONDS)
+            finally:
+                listener.in_turn = False
+            yield False
             return
         try:
-            yield
+            yield True
         finally:
             with self.lock:
                 self.leads.pop(key, None)
             lead.set()
+
+    def prepare_alike(self, listener, woken_by):
+        """Look for each of `listener`'s alike listeners that a change woke and that let another look for them (one
+        call of their views in the caller's contexts, keyed by the topic's stamp now): a reveal in front of 1,000
+        students then pushes no context and takes no turn per screen."""
+        stamp = self.stamp(listener.topic)
+        with self.lock:
+            woken = [other for other in self.following.get((listener.topic, SYNC), ())
+                     if other is not listener and other.view is not None and other.follows == listener.follows
+                     and (other.pending or other.in_turn)]
+        for other in woken:
+            try:
+                other.prepared = (stamp, other.view(woken_by))
+            except Exception:  # its stream looks for itself, and meets the error where it belongs
+                log.debug("a view looked for another stream failed", exc_info=True)
+                return
+
+    def prepared_for(self, listener):
+        """Return (and forget) the view looked for `listener` by another, in a 1-tuple, if nothing came since; else
+        an empty tuple (its view may be None: the viewer is gone)."""
+        prepared, listener.prepared = listener.prepared, None
+        return (prepared[1],) if prepared is not None and prepared[0] == self.stamp(listener.topic) else ()
 
     def leave(self, listener):
         """Forget a listener whose stream ended."""
