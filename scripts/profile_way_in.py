@@ -185,8 +185,9 @@ def main():
         meter.run("push reveal", lambda chunks=chunks: next_event(chunks))
     page = expect(teacher.get(round_url), 200).get_data(as_text=True)
     expect(teacher.post(round_url + "/control", data={"action": "next", "csrf_token": csrf_of(page)}), 200, 204, 302)
-    for _student, _token, (response, chunks) in students:  # the next card, pushed to every stream
+    for _student, _token, (_response, chunks) in students:  # the next card, pushed to every stream
         meter.run("push next", lambda chunks=chunks: next_event(chunks))
+    for _student, _token, (response, _chunks) in students:  # after the loop: a close timed in it is the next one's
         response.close()
     print(f"{args.students} students, {url.split(':', 1)[0]}")
     report(meter)
