@@ -326,6 +326,37 @@ def test_gathered_changes_that_cannot_be_sent_are_logged_and_sending_goes_on(cap
     wait_until(lambda: caplog.text.count("could not be sent") == 2)
 
 
+def test_a_process_sends_answers_and_joins_soon_after_a_quiet_spell_and_then_at_most_twice_a_second():
+    """A class answering a card, a few dozen a second, wakes every other process twice a second, not once per
+    answer; the first answer after a quiet spell still goes within GATHER_SECONDS."""
+    from webapp.live.bus import GATHER_SECONDS, SEND_EVERY_SECONDS, Bus
+
+    sent = []
+
+    class Recording(Bus):
+        def notify(self, changes):
+            sent.append((time.monotonic(), changes))
+
+    bus = Recording(Hub(), "postgresql://unused")
+    first_at = time.monotonic()
+    bus.send_soon({7: ANSWER})
+    bus.send_soon({8: JOIN})
+    wait_until(lambda: len(sent) == 1)
+    bus.send_soon({7: ANSWER})
+    time.sleep(0.1)
+    bus.send_soon({9: ROSTER})
+    wait_until(lambda: len(sent) == 2, timeout=3)
+    (one_at, one), (two_at, two) = sent
+    assert one == {7: ANSWER, 8: JOIN} and two == {7: ANSWER, 9: ROSTER}
+    assert one_at - first_at < GATHER_SECONDS + 0.2
+    assert two_at - one_at >= SEND_EVERY_SECONDS - 0.01
+    time.sleep(SEND_EVERY_SECONDS)  # quiet again: the next goes at once
+    again_at = time.monotonic()
+    bus.send_soon({7: ANSWER})
+    wait_until(lambda: len(sent) == 3)
+    assert sent[2][0] - again_at < GATHER_SECONDS + 0.2
+
+
 def test_the_bus_listens_again_after_its_connection_is_cut(pushing, bus_started):
     """A server restart or a proxy dropping the LISTEN connection: the bus reconnects, has every stream look again
     (it may have missed changes), and hears what is sent after."""

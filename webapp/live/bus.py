@@ -5,14 +5,16 @@ which topic (`watch`), and before each flush the session notes those it writes. 
 is sent by NOTIFY in the same transaction, which PostgreSQL delivers to every listening process at commit, in
 commit order, and never for a transaction rolled back; each process holds one connection that LISTENs and hands
 what comes to its hub. Answers and joins, which screens take at most once a second anyway, are gathered after
-their commit and sent together a moment later: a transaction that sends NOTIFY holds a lock of the whole
-database server while it commits, so 1,000 answers each sending their own would commit one at a time.
+their commit and sent together a moment later, at most twice a second per process: a transaction that sends NOTIFY
+holds a lock of the whole database server while it commits, so 1,000 answers each sending their own would commit
+one at a time.
 On SQLite (one process) the session hands its notes to the hub after the commit.
 """
 
 import logging
 import select
 import threading
+import time
 
 import psycopg
 from flask import current_app, has_app_context
@@ -27,6 +29,10 @@ RECONNECT_SECONDS = 1.0
 LOOK_UP_SECONDS = 1.0  # how often the listening connection stops waiting to see whether it should stop
 STRENGTH = {ANSWER: 0, JOIN: 1, ROSTER: 2, STATE: 3}  # a flush that does several is noted as the strongest
 GATHER_SECONDS = 0.05  # answers and joins committed within this long are sent in one NOTIFY transaction
+# ...and a process sends them at most this often: the screens they wake redraw at most once a second anyway (a
+# teacher's, a student's), while each send wakes every other process. 1,000 answers to a card, a few dozen a second,
+# were each sent alone and heard by three other processes: a fifth of what an answer cost the server.
+SEND_EVERY_SECONDS = 0.5
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +143,7 @@ class Bus:
         self.sender = None  # the connection gathered changes are sent on
         self.sender_pid = None  # its server process, which PostgreSQL names as the sender of what it sends
         self.send_lock = threading.Lock()
+        self.last_sent = -SEND_EVERY_SECONDS  # monotonic time of the last send
 
     def start(self):
         """Start listening (once per process, on the first stream: a forked worker starts its own)."""
@@ -178,23 +185,29 @@ class Bus:
                 self.sender.close()
 
     def send_soon(self, changes):
-        """Send committed changes ({topic: kind}) to every process within GATHER_SECONDS, with any others committed
-        meanwhile."""
+        """Send committed changes ({topic: kind}) to every process within GATHER_SECONDS, or SEND_EVERY_SECONDS
+        after the last send if that is later, with any others committed meanwhile."""
         with self.lock:
             first = not self.gathered
             for topic, kind in changes.items():
                 strongest(self.gathered, topic, kind)
+            delay = max(GATHER_SECONDS, self.last_sent + SEND_EVERY_SECONDS - time.monotonic())
         if first:
-            timer = threading.Timer(GATHER_SECONDS, self.send_gathered)
+            timer = threading.Timer(delay, self.send_gathered)
             timer.daemon = True
             timer.start()
 
     def send_gathered(self):
-        """Send the changes gathered so far to every process in one transaction (on a connection of its own)."""
+        """Send the changes gathered so far to every process."""
         with self.lock:
             changes, self.gathered = self.gathered, {}
-        if not changes or self.stopping.is_set():
-            return
+            if changes:
+                self.last_sent = time.monotonic()
+        if changes and not self.stopping.is_set():
+            self.notify(changes)
+
+    def notify(self, changes):
+        """Send changes ({topic: kind}) to every process in one transaction (on a connection of its own)."""
         calls = ", ".join(["pg_notify(%s, %s)"] * len(changes))
         values = [value for topic, kind in changes.items() for value in (CHANNEL, f"{topic} {kind}")]
         with self.send_lock:
