@@ -201,7 +201,7 @@ def server_env(database_url):
 def gunicorn_command(args, mode, port):
     return [sys.executable, "-m", "gunicorn", "-w", str(args.workers), *SERVERS[mode], "--worker-connections",
             str(args.worker_connections), "--keep-alive", f"{args.keep_alive:g}", "-b", f"127.0.0.1:{port}",
-            "webapp:create_app()"]
+            args.app]
 
 
 def load_command(args, cell, mode, url, watch, json_path):
@@ -414,6 +414,9 @@ def parse(argv):
     parser.add_argument("--classes", default="25x40", help="comma-separated COUNTxSIZE: classes side by side")
     parser.add_argument("--modes", default="poll,push", help="comma-separated: poll, push")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn processes")
+    parser.add_argument("--app", default="webapp:create_app()",
+                        help="what gunicorn serves (scripts.cpu_by_kind:app charges each worker's CPU to the kinds "
+                             "of request: python scripts/cpu_by_kind.py adds it up)")
     parser.add_argument("--worker-connections", type=int, default=4096,
                         help="gunicorn --worker-connections (1,000 students keep more than the default 1,000 open)")
     parser.add_argument("--keep-alive", type=float, default=5.0, help="gunicorn --keep-alive, seconds")
