@@ -9,12 +9,14 @@ on every run and machine. TEST_SEED=<anything> deals other games: how a test tha
 deals is found here rather than in CI.
 """
 
+import importlib.util
 import itertools
 import os
 import random
 import re
 import secrets
 import shutil
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -39,6 +41,18 @@ SERVER_URL = os.environ.get("TEST_DATABASE_URL")
 # tests/test_limits.py sets each limit it checks, and the documented defaults where a class must never meet them.
 NO_QUOTAS = {name: 10**9 for name in ("GAMES_PER_ADDRESS_HOUR", "JOINS_PER_ADDRESS_HOUR", "REPORTS_PER_ADDRESS_HOUR",
                                       "SIGNUPS_PER_ADDRESS_HOUR", "ROUNDS_PER_TEACHER_PER_DAY")}
+
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def import_script(name, monkeypatch):
+    """Import scripts/<name>.py as the module `name` (known to sys.modules for this test only)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def database_config(url):

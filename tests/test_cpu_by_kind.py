@@ -1,26 +1,19 @@
 """scripts/cpu_by_kind.py, what the README's CPU by kind of request comes from: it charges a worker's CPU, counted
 at every greenlet switch, to the greenlet that ran, and each request's greenlet to the request's endpoint."""
 
-import importlib.util
 import json
-import sys
 import time
-from pathlib import Path
 
 import greenlet
 import pytest
+from conftest import import_script
 from werkzeug.test import Client
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "cpu_by_kind.py"
 
 
 @pytest.fixture
 def cpu_by_kind(monkeypatch):
     """Import the script as a module, and put back whatever traced greenlet switches before."""
-    spec = importlib.util.spec_from_file_location("cpu_by_kind", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "cpu_by_kind", module)
-    spec.loader.exec_module(module)
+    module = import_script("cpu_by_kind", monkeypatch)
     before = greenlet.gettrace()
     yield module
     greenlet.settrace(before)

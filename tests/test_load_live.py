@@ -5,24 +5,16 @@ Run here in-process (its main(argv)) against the threaded test server, so that a
 live endpoints or event streams that the script no longer understands fails here rather than at the next load test.
 """
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
-
-LIVE_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "load_live.py"
+from conftest import import_script
 
 
 @pytest.fixture
 def load_live(monkeypatch):
     """Import scripts/load_live.py (what scripts/load_matrix.py runs for each cell) as a module."""
-    spec = importlib.util.spec_from_file_location("load_live", LIVE_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "load_live", module)
-    spec.loader.exec_module(module)
-    return module
+    return import_script("load_live", monkeypatch)
 
 
 @pytest.mark.parametrize(("mode", "discuss"), [("poll", 0.0), ("push", 0.0), ("push", 0.8)])
