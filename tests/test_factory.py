@@ -144,3 +144,21 @@ def test_a_server_process_freezes_what_it_built_and_a_test_app_does_not(tmp_path
     kept = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
                             check=True)
     assert int(kept.stdout.split()[-1]) == 0
+
+
+def test_a_server_process_compiles_every_template_before_it_serves_and_a_test_app_does_not(tmp_path):
+    """A server's process compiles its templates when it starts: compiled at first use, a round's format's templates
+    were compiled by every process in the very wave that brings a class its first card. A test's app stays lazy."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'compiled.sqlite3'}"}
+    shown = "print(len(app.jinja_env.cache), len(app.jinja_env.list_templates()))"
+    for made, compiled in (("create_app()", True), ("create_app({'TESTING': True})", False)):
+        script = f"from webapp import create_app; app = {made}; {shown}"
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120,
+                             check=True)
+        cached, templates = map(int, out.stdout.split()[-2:])
+        assert templates > 50
+        assert (cached == templates) is compiled

@@ -62,7 +62,18 @@ def create_app(test_config=None):
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     if test_config is None:
+        compile_templates(app)
         # What is built so far lives as long as the server process: the collector need not walk it again at each
         # full collection (about 180,000 objects, a 70 ms pause of every request in the process, a few times a minute).
         gc.freeze()
     return app
+
+
+def compile_templates(app):
+    """Compile every template of the app now, once for the life of a server's process.
+
+    Compiled at first use, a round's templates (its format's part of each screen) would be compiled in each
+    process in the moment the round starts, in front of its class: about 30 ms of CPU a process, four times over
+    on one core, in the wave that brings 1,000 students their first card."""
+    for name in app.jinja_env.list_templates():
+        app.jinja_env.get_template(name)
