@@ -619,6 +619,40 @@ def test_a_round_moving_on_rereads_its_answers_from_the_snapshots_turn_alone(pus
     assert any("answers.turn >=" in statement for statement in statements)
 
 
+def test_a_next_keeps_the_answers_of_the_card_revealed_before_the_snapshot_and_reads_the_new_cards_alone(
+        pushing, bus_started, teacher, classroom):
+    """A revealed card's answers are final: a snapshot read after the reveal keeps them through "next" and reads
+    again only the new card's (one of them is changed behind the app's back here, to show it is not read again)."""
+    from sqlalchemy import update
+
+    from webapp.extensions import db
+    from webapp.models import Answer
+
+    url, code = classroom.new_round(teacher)
+    students = [classroom.join(code, name) for name in ("Ada", "Ben")]
+    teacher.post(url + "/control", data={"action": "start"})
+    for student in students:  # the last answer reveals the card
+        student.post(f"/r/{code}/answer", data={"gap": "0", "card": current_card(student, code)})
+    heard_everything(pushing, bus_started)
+    round_id = round_id_of(url)
+    with pushing.test_request_context():
+        revealed = push.snapshot(round_id)
+    ada_id = next(student.id for student in revealed.students.values() if student.nickname == "Ada")
+    judged = revealed.answers[ada_id][0]
+    assert judged is not None and not push.rounds.turn_open(revealed.round)
+    with pushing.app_context():
+        db.session.execute(update(Answer).where(Answer.student_id == ada_id, Answer.turn == 0)
+                           .values(correct=not judged))
+        db.session.commit()
+    assert teacher.post(url + "/control", data={"action": "next"}).status_code in (200, 302)
+    heard_everything(pushing, bus_started)
+    with pushing.test_request_context():
+        after = push.snapshot(round_id)
+    assert after.round.version != revealed.round.version and push.rounds.turn_of(after.round) == 1
+    assert after.students is revealed.students
+    assert after.answers[ada_id] == {0: judged}
+
+
 @pytest.mark.parametrize("leaderboard", ["every", "never"])
 def test_a_snapshot_gives_the_shared_view_the_class_standing_the_database_gives_without_reading_it(
         pushing, bus_started, teacher, classroom, leaderboard):

@@ -177,7 +177,8 @@ def read_snapshot(round_id, since=None):
 
     `since`: the snapshot before a change that only moved the round on (no one came, went or was changed): its
     students are kept, and of their answers only those of its turn onwards are read again, the ones a reveal
-    judges. A reveal in front of 1,000 students then reads one card's answers, not every card's, in each process.
+    judges (from the next turn on, if its turn had closed). A reveal in front of 1,000 students then reads one
+    card's answers, not every card's, in each process, and a "next" only the new card's.
     """
     rnd = db.session.get(Round, round_id)
     if rnd is None:
@@ -187,7 +188,10 @@ def read_snapshot(round_id, since=None):
         students, answers, first_turn = \
             {row.id: row for row in db.session.execute(select(STUDENTS).where(STUDENTS.c.round_id == round_id))}, {}, 0
     else:
-        students, first_turn = since.students, min(rounds.turn_of(since.round), rounds.turn_of(rnd))
+        # A turn's answers are final once it closed (judged at its reveal): a "next" does not read again the answers
+        # of the card revealed before the snapshot was read, 1,000 rows in every process.
+        settled = rounds.turn_of(since.round) + (0 if rounds.turn_open(since.round) else 1)
+        students, first_turn = since.students, min(settled, rounds.turn_of(rnd))
         answers = {student_id: {turn: right for turn, right in given.items() if turn < first_turn}
                    for student_id, given in since.answers.items()}
     rows, turn = db.session.execute(ANSWERS_FROM, {"round_id": round_id, "turn": first_turn}).all(), rounds.turn_of(rnd)
