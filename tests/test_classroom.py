@@ -272,12 +272,12 @@ def test_the_last_answers_racing_still_reveal_and_count_the_class_once_their_ans
     url, code, (ada, ben) = classroom.play_started(teacher)
     seen_elsewhere, statuses = [], []
 
-    def counting(rnd, count=rounds.class_counts):
+    def counting(rnd, count=rounds.turn_progress):
         with db.engine.connect() as other:  # what everyone else sees: the answer must be in it
             seen_elsewhere.append(other.scalar(select(func.count(Answer.id)).where(Answer.round_id == rnd.id)))
         return count(rnd)
 
-    monkeypatch.setattr(rounds, "class_counts", counting)
+    monkeypatch.setattr(rounds, "turn_progress", counting)
     threads = [threading.Thread(target=lambda s=s: statuses.append(s.post(f"/r/{code}/answer", data={"gap": "0"})
                                                                     .status_code)) for s in (ada, ben)]
     for thread in threads:
@@ -345,35 +345,38 @@ def test_everyone_answered_reveals_and_scores(classroom, app, teacher):
     assert "You got it right" in html or "Not quite" in html
 
 
-def test_the_class_count_holds_only_students_still_in_and_their_answers_to_this_turn(classroom, app, teacher):
+def test_the_turn_progress_holds_only_students_still_in_their_answers_to_this_turn_and_extra_time_once_it_counts(
+        classroom, app, teacher):
     from webapp.classroom import rounds
 
-    url, code, (ada, ben, _cy) = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"))
+    url, code, (ada, ben, _cy) = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"), turn_seconds="20")
 
-    def class_counts():
+    def progress():
         with app.app_context():
-            return tuple(rounds.class_counts(db.session.get(Round, int(url.rsplit("/", 1)[1]))))
+            everyone, most_extra = rounds.turn_progress(db.session.get(Round, int(url.rsplit("/", 1)[1])))
+            return bool(everyone), most_extra
 
     def change(name, action, value=""):
         with app.app_context():
             student_id = db.session.query(Student).filter_by(nickname=name).one().id
         assert teacher.post(f"{url}/students/{student_id}", data={"action": action, "value": value}).status_code == 302
 
-    assert class_counts() == (3, 0, 0)
+    assert progress() == (False, 0)
     change("Ben", "extra_time", "30")
     for student in (ada, ben):
         student.post(f"/r/{code}/answer", data={"gap": "0"})
-    assert class_counts() == (3, 30, 2)  # Cy has not answered
+    assert progress() == (False, 0)  # Cy has not answered; while the turn's own time runs, extra time cannot matter
+    classroom.set_round(url, turn_started_at=now() - timedelta(seconds=25))
+    assert progress() == (False, 30)  # the turn's own time is over: Ben's extra time keeps it open
     change("Cy", "remove")
-    assert class_counts() == (2, 30, 2)
+    assert progress() == (True, 30)
     teacher.get(url + "/panel")  # settles the round, as any look does
     assert classroom.round(url).state["phase"] == "revealed"
     teacher.post(url + "/control", data={"action": "next"})
-    assert class_counts() == (2, 30, 0)  # answers to the last card are not answers to this one
+    assert progress() == (False, 0)  # answers to the last card are not answers to this one
     change("Ben", "remove")
-    assert class_counts() == (1, 0, 0)
     change("Ada", "remove")
-    assert class_counts() == (0, None, 0)
+    assert progress() == (False, 0)  # no one left is not everyone answered
 
 
 def test_the_server_clock_refuses_late_answers_and_extra_time_helps(classroom, app, teacher):

@@ -82,8 +82,8 @@ class RoundMachine(RuleBasedStateMachine):
         active = [s for s in self.students if not s.removed]
         answered = sum(1 for vote in self.votes if vote.student_id in {s.id for s in active})
         most_extra = max((s.extra_seconds for s in active), default=None)
-        if R.nothing_due(self.round, self.now, len(active), most_extra, answered):
-            assert change is None, "the count shortcut hid a due turn"
+        if R.nothing_due(self.round, self.now, bool(active) and answered >= len(active), most_extra):
+            assert change is None, "the progress shortcut hid a due turn"
 
     # --- rules ---------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ counts one answer per student per turn, and the round's version refuses a stale 
 import secrets
 
 from flask import current_app
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import and_, bindparam, exists, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
@@ -399,13 +399,13 @@ def submit(rnd, student, gap, card=None, given=None):
                                            "gap": gap, "correct": None,
                                            "seconds": max(0.0, (now() - started).total_seconds())})
         live.written(db.session(), rnd.id, live.ANSWER)
-        # Counted on the answer's own connection where its INSERT is committed already: one checkout fewer per answer.
-        counts = class_counts(rnd) if statements_commit() and machine_round(rnd).rules.whole_class else None
+        # Read on the answer's own connection where its INSERT is committed already: one checkout fewer per answer.
+        progress = turn_progress(rnd) if statements_commit() and machine_round(rnd).rules.whole_class else None
         commit_keeping_loaded()
     except IntegrityError as error:
         db.session.rollback()
         raise AppError(409, "You have already answered this card.") from error
-    settle(rnd, counts)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
+    settle(rnd, progress)  # from the round as read: if it moved on since, settle's claim finds it stale and reads it again
     return {**{a.turn: a.correct for a in given}, turn: None} if rnd.version == version else None
 
 
@@ -420,45 +420,50 @@ def judge(rnd, judged):
                                                   ANSWERS.c.student_id.in_(students)).values(correct=right))
 
 
-# Built once, one round trip: settle runs on every panel fetch and every answer of every student.
-CLASS_COUNTS = select(
-    func.count(Student.id), func.max(Student.extra_seconds),
-    select(func.count(Answer.id)).join(Student, Student.id == Answer.student_id)
-    .where(Answer.round_id == bindparam("round_id"), Answer.turn == bindparam("turn"), Student.removed.is_(False))
-    .scalar_subquery(),
-).where(Student.round_id == bindparam("round_id"), Student.removed.is_(False))
+# Built once, one round trip: settle runs on every panel fetch and every answer of every student. Whether everyone
+# answered stops at the first student still to answer: counting a class of 1,000 and its answers took the database
+# half a millisecond for each of 1,000 answers to a card.
+ACTIVE = (Student.round_id == bindparam("round_id"), Student.removed.is_(False))
+EVERYONE_ANSWERED = and_(exists().where(*ACTIVE), ~exists().where(*ACTIVE, ~exists().where(
+    Answer.round_id == bindparam("round_id"), Answer.student_id == Student.id, Answer.turn == bindparam("turn"))))
+TURN_PROGRESS = select(EVERYONE_ANSWERED, literal_column("0"))
+TURN_PROGRESS_IN_EXTRA_TIME = select(EVERYONE_ANSWERED,
+                                     select(func.max(Student.extra_seconds)).where(*ACTIVE).scalar_subquery())
 
 
-def nothing_due(rnd, counts=None):
-    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs (`counts`:
-    class_counts, where the caller read them since its last write).
+def nothing_due(rnd, progress=None):
+    """Say cheaply that a whole-class turn cannot be due: not everyone answered and the clock still runs
+    (`progress`: turn_progress, where the caller read it since its last write).
 
     Only a shortcut, so that 400 panel fetches do not each read the class: the state machine decides from the
-    class's counts (one query), and when it cannot tell, settle decides from the whole class.
+    turn's progress (one query), and when it cannot tell, settle decides from the whole class.
     """
     clock = machine_round(rnd)
     if not clock.rules.whole_class:
         return False
-    students, most_extra, answered = counts or class_counts(rnd)
-    return machine.nothing_due(clock, now().timestamp(), students, most_extra, answered)
+    everyone_answered, most_extra = progress or turn_progress(rnd)
+    return machine.nothing_due(clock, now().timestamp(), bool(everyone_answered), most_extra)
 
 
-def class_counts(rnd):
-    """Return the round's students, the most extra time one has, and how many answered this turn (one round trip)."""
+def turn_progress(rnd):
+    """Return whether every student still in answered this turn, and the most extra time one has: read only once the
+    turn's own time is over (0 before, when no extra time can matter yet) (one round trip)."""
     params = {"round_id": rnd.id, "turn": turn_of(rnd)}
+    over = machine.clock.out_of_time(machine_round(rnd), now().timestamp(), 0)
+    statement = TURN_PROGRESS_IN_EXTRA_TIME if over else TURN_PROGRESS
     if db.session().in_transaction():
-        return db.session.execute(CLASS_COUNTS, params).one()
+        return db.session.execute(statement, params).one()
     # Nothing read since the last commit (an answer just stored): read outside a transaction, so that no BEGIN
     # and no ROLLBACK go to the server for each of 1,000 answers.
     with read_connection() as connection:
-        return connection.execute(CLASS_COUNTS, params).one()
+        return connection.execute(statement, params).one()
 
 
-def settle(rnd, counts=None):
+def settle(rnd, progress=None):
     """Move the round on when it is due: its timetable, everyone answered, time ran out, or a team's move is in
-    (`counts`: as nothing_due's)."""
+    (`progress`: as nothing_due's)."""
     timetabled = machine.on_schedule(machine_round(rnd), now().timestamp())
-    if not timetabled and (not answering(rnd) or nothing_due(rnd, counts)):
+    if not timetabled and (not answering(rnd) or nothing_due(rnd, progress)):
         return
     _update(rnd, lambda: machine.settle(machine_round(rnd), class_of(rnd), votes_of(rnd), now().timestamp()))
 

@@ -192,12 +192,13 @@ def settle(rnd, students, votes, now):
     return _moved_on(rnd, change, now) if change else None
 
 
-def nothing_due(rnd, now, students, most_extra, answered):
-    """Say from the class's counts alone that a whole-class turn cannot be due: not all answered, time still runs.
+def nothing_due(rnd, now, everyone_answered, most_extra):
+    """Say from the turn's progress alone that a whole-class turn cannot be due: not everyone answered, and time
+    still runs for the most extra time anyone has.
 
-    The counts (students still in, the most extra time among them, answers to this turn) are what the database
-    gives in one cheap query; when this cannot tell (False), settle decides from the whole class.
+    This is what the database tells in one cheap query; when this cannot tell (False), settle decides from the
+    whole class.
     """
     if not rnd.rules.whole_class:
         return False
-    return not clock.out_of_time(rnd, now, most_extra) and not (students and answered >= students)
+    return not clock.out_of_time(rnd, now, most_extra) and not everyone_answered
