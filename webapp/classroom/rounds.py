@@ -424,8 +424,12 @@ def judge(rnd, judged):
 # answered stops at the first student still to answer: counting a class of 1,000 and its answers took the database
 # half a millisecond for each of 1,000 answers to a card.
 ACTIVE = (Student.round_id == bindparam("round_id"), Student.removed.is_(False))
-EVERYONE_ANSWERED = and_(exists().where(*ACTIVE), ~exists().where(*ACTIVE, ~exists().where(
-    Answer.round_id == bindparam("round_id"), Answer.student_id == Student.id, Answer.turn == bindparam("turn"))))
+# OFFSET 0 keeps this a lookup by the answers' unique key, student by student. Made a join, it was planned from
+# statistics not yet gathered (a database's first round of 1,000) as a scan of the turn's answers for each student:
+# 80 ms an answer.
+ANSWERED = select(Answer.id).where(Answer.round_id == bindparam("round_id"), Answer.student_id == Student.id,
+                                   Answer.turn == bindparam("turn")).offset(0).exists()
+EVERYONE_ANSWERED = and_(exists().where(*ACTIVE), ~exists().where(*ACTIVE, ~ANSWERED))
 TURN_PROGRESS = select(EVERYONE_ANSWERED, literal_column("0"))
 TURN_PROGRESS_IN_EXTRA_TIME = select(EVERYONE_ANSWERED,
                                      select(func.max(Student.extra_seconds)).where(*ACTIVE).scalar_subquery())
