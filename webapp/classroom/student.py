@@ -369,7 +369,6 @@ def live_student(code):
 @bp.post("/r/<code>/answer")
 def answer(code):
     """Place the current card (or vote for your team's move): exactly once per turn."""
-    live.screens_first()  # a change still going out to the class's screens first
     one_statement_at_a_time()  # a read and one insert: the unique key counts it once, with no transaction around
     rnd, student, given = round_student_and_answers(code)
     if student is not None and not student.removed:

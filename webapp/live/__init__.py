@@ -18,7 +18,7 @@ from webapp.common.loop import under_gevent
 from webapp.live.bus import Bus, watch, written
 from webapp.live.hub import ANSWER, JOIN, ROSTER, STATE, SYNC, Hub
 
-__all__ = ["ANSWER", "JOIN", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "screens_first", "stream", "watch", "written"]
+__all__ = ["ANSWER", "JOIN", "ROSTER", "STATE", "SYNC", "hub", "init_app", "listening", "push_on", "stream", "watch", "written"]
 
 HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy holds back from a quiet one
 # A heartbeat looks again only once its stream has not looked for this long: a change the bus missed (a gathered
@@ -26,7 +26,6 @@ HEARTBEAT_SECONDS = 15.0  # a live event, so a page can tell a stream a proxy ho
 # after a change woke them all, which a teacher's next press meets, cost a write each and no look.
 LOOK_AGAIN_SECONDS = 60.0
 RETRY_MS = 2000  # how soon a browser reconnects a dropped stream
-SCREENS_FIRST_SECONDS = 0.3  # the longest an answer waits for a process's screens to take a change in (screens_first)
 SHARED_TEXT = 256  # characters from which a text in an event is likely a panel that many streams send alike
 compact = json.JSONEncoder(separators=(",", ":")).encode  # made once: json.dumps with options makes one per call
 
@@ -44,18 +43,6 @@ def init_app(app):
 def hub():
     """Return this app's hub in this process."""
     return current_app.extensions["live_hub"]
-
-
-def screens_first():
-    """Let the streams of this process woken by a round moving on (a start, a reveal, a "next") look before this
-    request goes on, for at most SCREENS_FIRST_SECONDS.
-
-    Students answer from the moment a card shows: 1,000 of them, thinking up to 20 s, send a dozen answers while
-    a "next" is still going out to their classmates' screens, and each answer took the one core for as long as 30
-    screens' views. Waiting, an answer costs nothing; its reply comes at most that much later.
-    """
-    if push_on():
-        hub().screens_first(SCREENS_FIRST_SECONDS)
 
 
 def listening():
@@ -154,7 +141,6 @@ def stream(topic, view, follows, urgent=(STATE,), lazy=1.0, alike=False):
             first, woken_by = True, frozenset()
             while True:
                 shown = look_woken(woken_by) if woken_by else look(woken_by)
-                the_hub.looked(listener)
                 looked = time.monotonic()
                 listener.ignored = frozenset(shown.pop("ignores", ()) if shown else ())
                 if shown is None:

@@ -20,9 +20,6 @@ from contextlib import contextmanager
 STATE, ROSTER, JOIN, ANSWER, SYNC = "state", "roster", "join", "answer", "sync"
 KINDS = (STATE, ROSTER, JOIN, ANSWER, SYNC)
 LEAD_SECONDS = 1.0  # how long alike streams wait for the first of them to look before looking anyway
-# How long after an urgent change its looks are waited for (screens_first): a wave to 1,000 screens takes a fraction
-# of it, and a stream that cannot look (its client stopped reading, its send blocks) holds nothing up for longer.
-LOOKS_AWAITED_SECONDS = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -43,23 +40,14 @@ class Listener:
         self.view = None  # view(woken_by), where it reads nothing of its stream's own request: another may call it
         self.prepared = None  # (the topic's stamp, the view) looked for it by the first of its alike listeners
         self.in_turn = False  # waiting for the first of its alike listeners to look
-        self.owes_a_look = False  # an urgent change came that its stream has not looked at yet (Hub.screens_first)
 
     def deliver(self, kind):
         """Note a change of `kind` (ignored unless this listener follows it) and wake the stream."""
-        if not self.takes(kind):
+        if kind not in self.follows or kind in self.ignored:
             return
         with self.lock:
             self.pending.add(kind)
         self.woken.set()
-
-    def takes(self, kind):
-        """Say whether a change of `kind` wakes this listener."""
-        return kind in self.follows and kind not in self.ignored
-
-    def looks_at_once(self, kind):
-        """Say whether a change of `kind` makes this listener's stream look at once."""
-        return kind in self.urgent and self.takes(kind)
 
     def close(self):
         """End the stream at its next look (the server is dropping it)."""
@@ -100,10 +88,6 @@ class Hub:
         self.stamps = {}  # topic -> {kind: changes of that kind heard}: what a cache of the topic is keyed by
         self.timers = {}
         self.syncs = 0
-        self.looks_owed = 0  # listeners owing a look at an urgent change
-        self.screens_shown = threading.Event()  # set while none does
-        self.screens_shown.set()
-        self.owed_since = 0.0  # monotonic time of the last urgent change that woke a listener
         self.leads = {}  # (topic, kinds followed) -> set once the stream looking first for its alike ones has
 
     def listen(self, topic, follows, urgent=(STATE,), lazy=1.0):
@@ -167,44 +151,9 @@ class Hub:
         prepared, listener.prepared = listener.prepared, None
         return (prepared[1],) if prepared is not None and prepared[0] == self.stamp(listener.topic) else ()
 
-    def owe_looks(self, listeners):
-        """Note that `listeners` are about to be woken by an urgent change (before they are: none looks first)."""
-        if not listeners:
-            return
-        with self.lock:
-            for listener in listeners:
-                if not listener.owes_a_look:
-                    listener.owes_a_look = True
-                    self.looks_owed += 1
-            self.owed_since = time.monotonic()
-            if self.looks_owed:
-                self.screens_shown.clear()
-
-    def looked(self, listener):
-        """Note that `listener`'s stream looked (its view is drawn: what remains is sending it)."""
-        if listener.owes_a_look:
-            with self.lock:
-                self.settle_look(listener)
-
-    def settle_look(self, listener):
-        """Take `listener`'s owed look off the count, if it owed one (hold the lock)."""
-        if listener.owes_a_look:
-            listener.owes_a_look = False
-            self.looks_owed -= 1
-            if not self.looks_owed:
-                self.screens_shown.set()
-
-    def screens_first(self, seconds):
-        """Wait up to `seconds` until every stream of this process woken by the urgent changes of the last
-        LOOKS_AWAITED_SECONDS has looked."""
-        left = min(seconds, self.owed_since + LOOKS_AWAITED_SECONDS - time.monotonic())
-        if left > 0:
-            self.screens_shown.wait(left)
-
     def leave(self, listener):
         """Forget a listener whose stream ended."""
         with self.lock:
-            self.settle_look(listener)
             for kind in listener.follows:
                 group = self.following.get((listener.topic, kind), set())
                 group.discard(listener)
@@ -217,7 +166,6 @@ class Hub:
             heard = self.stamps.setdefault(topic, dict.fromkeys(KINDS, 0))
             heard[kind] += 1
             group = list(self.following.get((topic, kind), ()))
-        self.owe_looks([listener for listener in group if listener.looks_at_once(kind)])
         for listener in group:
             listener.deliver(kind)
 
@@ -226,7 +174,6 @@ class Hub:
         with self.lock:
             self.syncs += 1
             every = self.every_listener()
-        self.owe_looks(every)
         for listener in every:
             listener.deliver(SYNC)
 
