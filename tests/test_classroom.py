@@ -414,6 +414,17 @@ def test_whether_everyone_answered_is_looked_up_student_by_student_before_the_ta
     assert scans and all("student_id" in json.loads(node).get("Index Cond", "") for node in scans), plan
 
 
+def test_the_teachers_panel_names_who_is_still_to_answer_only_when_few_are(classroom, teacher, monkeypatch):
+    """A class of 1,000 is counted, not listed, a second at a time: no teacher reads 1,000 names on a projector."""
+    url, code, (ada, _ben, _cy) = classroom.play_started(teacher, names=("Ada", "Ben", "Cy"))
+    monkeypatch.setattr(screens, "NAMES_STILL_TO_ANSWER_UP_TO", 2)
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "Still to answer (3)</span>" in panel and "Ada, Ben, Cy" not in panel
+    ada.post(f"/r/{code}/answer", data={"gap": "0"})
+    panel = teacher.get(url + "/panel").get_data(as_text=True)
+    assert "Still to answer (2): Ben, Cy</span>" in panel
+
+
 def test_the_server_clock_refuses_late_answers_and_extra_time_helps(classroom, app, teacher):
     url, code, (ada, ben) = classroom.play_started(teacher, turn_seconds="20")
     classroom.set_round(url, turn_started_at=now() - timedelta(seconds=25))

@@ -18,6 +18,9 @@ from webapp.models import SchoolClass
 # Above this many students the live panel lists names only (each row's controls are on the students page): a
 # lobby of 1,000 redrawn every second as they join would otherwise send about 1.5 MB each time.
 ROSTER_CONTROLS_UP_TO = 60
+# Up to this many still to answer, the panel names them ("we are waiting for Cy"); more, it counts them: 1,000
+# names a second are nothing a teacher can read, and drawing them was half of the teacher's redraw at 1,000.
+NAMES_STILL_TO_ANSWER_UP_TO = 60
 
 
 def teacher_view(rnd, everyone=None, turn_answers=None):
@@ -27,26 +30,30 @@ def teacher_view(rnd, everyone=None, turn_answers=None):
     fmt = format_of(rnd)
     everyone = every_student(rnd) if everyone is None else everyone
     students = [student for student in everyone if not student.removed]
+    the_class = [as_student(student) for student in everyone]  # as the state machine sees them, once per redraw
     turn_answers = rounds.turn_votes(rnd) if turn_answers is None else turn_answers
-    allowed = rounds.controls(rnd, turn_answers, [as_student(student) for student in everyone])
+    allowed = rounds.controls(rnd, turn_answers, the_class)
     context = {"round": rnd, "fmt": fmt, "students": students,
                "seconds_left": rounds.seconds_left(rnd), "turn_open": rounds.answering(rnd) or rnd.status == "paused",
                "periods": kept_periods(),
                "controls": [(action, fmt.control_label(action)) for action in allowed],
-               "full_page": False, "answered": 0, "roster_controls_up_to": ROSTER_CONTROLS_UP_TO}
+               "full_page": False, "answered": 0, "roster_controls_up_to": ROSTER_CONTROLS_UP_TO,
+               "names_still_to_answer_up_to": NAMES_STILL_TO_ANSWER_UP_TO}
     context.update(fmt.teacher_context(rnd, students, turn_answers))
-    context["not_answered"] = not_answered(rnd, students, turn_answers)
+    context["not_answered"] = not_answered(rnd, students, turn_answers,
+                                           [student for student in the_class if not student.removed])
     context["on_extra_time"] = on_extra_time(context["not_answered"], context["seconds_left"])
     context["not_joined"] = not_joined(rnd, students)
     return context
 
 
-def not_answered(rnd, students, turn_answers):
-    """Return the students who are expected to answer the open turn and have not yet (none between turns)."""
+def not_answered(rnd, students, turn_answers, as_seen):
+    """Return the students who are expected to answer the open turn and have not yet (none between turns; `as_seen`:
+    the same students as the state machine sees them)."""
     if not rounds.answering(rnd):
         return []
     done = {answer.student_id for answer in turn_answers}
-    expected = {s.id for s in format_of(rnd).rules.answering(rounds.machine_round(rnd), [as_student(s) for s in students])}
+    expected = {s.id for s in format_of(rnd).rules.answering(rounds.machine_round(rnd), as_seen)}
     return [s for s in students if s.id in expected and s.id not in done]
 
 
