@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_matrix import ROOT, Postgres, free_port, server_env, stop, wait_healthy  # noqa: E402
+from load_matrix import ROOT, Postgres, free_port, server_env, stop, wait_healthy
 
 STEPS = ("join page", "join", "round page", "answer")
 HIDDEN_CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
@@ -183,7 +183,7 @@ def main(argv=None):
     counts = [int(number) for number in args.workers.split(",")]
     postgres = None
     if args.start_postgres:
-        bindir = args.pg_bin or sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))[-1]
+        bindir = args.pg_bin or max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
         postgres = Postgres(bindir, args.pg_port, ["taskset", "-c", str(args.core)] if args.core is not None else [])
         database_url = postgres.start()
     else:
