@@ -19,7 +19,6 @@ Needs the `test` (or `load`) extras: gunicorn, gevent and httpx. Linux only (/pr
 
 import argparse
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -30,18 +29,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_matrix import ROOT, Postgres, free_port, server_env, stop, wait_healthy
+from profile_way_in import JOIN_CODE, csrf_of
 
 STEPS = ("join page", "join", "round page", "answer")
-HIDDEN_CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
-META_CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
-JOIN_CODE = re.compile(r'class="join-code"[^>]*>(\w+)<')
 TICK = 1000.0 / os.sysconf("SC_CLK_TCK")  # ms
-
-
-def csrf_of(html):
-    """Return the CSRF token of the first form in `html`, else of its meta tag."""
-    found = HIDDEN_CSRF.search(html) or META_CSRF.search(html)
-    return next(group for group in found.groups() if group) if found else ""
 
 
 def expect(response, *statuses):
