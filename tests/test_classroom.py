@@ -303,6 +303,19 @@ def test_an_answer_reads_the_round_the_student_and_their_answers_in_one_statemen
     assert again.status_code == 409 and "already" in again.get_data(as_text=True)
 
 
+def test_a_teachers_panel_in_the_lobby_asks_for_no_answers(classroom, app, teacher):
+    """Nothing is answered before the round starts: the teacher's panel, redrawn every second while a class joins,
+    reads the students and not the turn's answers."""
+    url, code = classroom.new_round(teacher)
+    for name in ("Ada", "Ben"):
+        classroom.join(code, name)
+    with statements_run(app) as statements:
+        panel = teacher.get(url + "/panel")
+    assert panel.status_code == 200 and "Ben" in panel.get_data(as_text=True)
+    assert any("FROM students" in sql for sql in statements)
+    assert not [sql for sql in statements if "FROM answers" in sql]
+
+
 def test_an_answers_read_and_insert_go_to_postgresql_outside_a_transaction(classroom, app, teacher, monkeypatch):
     """No BEGIN and no COMMIT around an answer's statements (two round trips of every answer), and the class counted
     on the answer's own connection (no second one taken from the pool); the settle after it, which may write the

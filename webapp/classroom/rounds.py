@@ -305,6 +305,8 @@ TURN_VOTES = select(Answer.student_id, Answer.gap, Answer.card).where(
 
 def turn_votes(rnd):
     """Return this turn's answers, first given first, as rows of student_id, gap and card."""
+    if rnd.status == "lobby":  # nothing is answered before the start (the teacher's screens redraw as a class joins)
+        return []
     return db.session.execute(TURN_VOTES, {"round_id": rnd.id, "turn": turn_of(rnd)}).all()
 
 
