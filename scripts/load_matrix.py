@@ -492,7 +492,7 @@ def main(argv=None):
     starts = f"the classes' teachers starting within {args.start_spread:g} s, " if args.start_spread else ""
     text = "\n".join([
         (f"Load matrix {started} to {time.strftime('%H:%M')}, {code}, {machine()}, {versions()}, PostgreSQL {version} "
-         f"(default settings), {args.workers} gunicorn processes (poll: {SERVER_LABELS['poll']}; push: "
+         f"(default settings), {args.workers} gunicorn process{'' if args.workers == 1 else 'es'} (poll: {SERVER_LABELS['poll']}; push: "
          f"{SERVER_LABELS['push']}); {pinned}; {args.cards} cards, answers after 0-{args.think:g} s, "
          f"next {args.discuss:g} s after a reveal, {starts}"
          f"lobby {args.lobby_seconds:g} s, joining at {args.join_rate:g} a second; load average before "
