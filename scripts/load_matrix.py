@@ -322,17 +322,39 @@ def play_cpu(figures, key):
     return value if isinstance(value, (int, float)) else None
 
 
-def cpu_table(results):
+def cores_busy(figures):
+    """Return how many cores the server kept busy during play, on average (None: not measured)."""
+    seconds, server = play_cpu(figures, "seconds"), play_cpu(figures, "server_cpu_s")
+    return server / seconds if seconds and server is not None else None
+
+
+# Polling that kept this share of the server's cores busy was held back by them: its CPU per student-minute is then
+# what the cores could give, not what polling needed, and push's advantage is at least the ratio shown.
+FULL = 0.9
+
+
+def ratio_text(poll, push, poll_cores, server_cores):
+    """Return how many times less CPU per student-minute push used than polling ("at least" where polling was held
+    back by the server's cores), or "" when either is missing."""
+    if not poll or not push:
+        return ""
+    held_back = poll_cores is not None and server_cores and poll_cores >= FULL * server_cores
+    return f"**≥ {poll / push:.1f}** (polling used all the CPU it had)" if held_back else f"**{poll / push:.1f}**"
+
+
+def cpu_table(results, server_cores=None):
+    """Return the CPU table's lines; `server_cores`: how many cores gunicorn and PostgreSQL had (None: unknown)."""
     lines = [("| Students | Mode | Play | Server CPU | Server cores | Generator cores | Other cores "
               "| Generator loop lag p99 | Idle (lobby) CPU per student-minute | CPU per student-minute | Poll / push |"),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     per_minute = {(tuple(f["cell"]), f["mode"]): play_cpu(f, "per_student_minute") for f in results}
+    busy = {(tuple(f["cell"]), f["mode"]): cores_busy(f) for f in results}
     for f in results:
         seconds, server, generator, other = (play_cpu(f, k) for k in ("seconds", "server_cpu_s", "generator_cpu_s",
                                                                        "other_cpu_s"))
         lobby = f.get("cpu", {}).get("lobby", {}).get("per_student_minute")
         mine, poll = per_minute[(tuple(f["cell"]), f["mode"])], per_minute.get((tuple(f["cell"]), "poll"))
-        ratio = f"**{poll / mine:.1f}**" if f["mode"] == "push" and poll and mine else ""
+        ratio = ratio_text(poll, mine, busy.get((tuple(f["cell"]), "poll")), server_cores) if f["mode"] == "push" else ""
         lag = f.get("loop_lag_ms", {}).get("p99")
         lines.append(
             f"| {cell_label(f['cell'])} | {f['mode']} | {f'{seconds:.0f} s' if seconds else '–'} "
@@ -344,7 +366,7 @@ def cpu_table(results):
     return lines
 
 
-def tables(results):
+def tables(results, server_cores=None):
     return "\n".join([
         ("p95 per kind of request (events: from opening the stream to its first event), and the time from a change "
          "(a teacher's start, reveal or next; an automatic reveal) to each student's screen; answers counted by the "
@@ -354,7 +376,7 @@ def tables(results):
          "PostgreSQL, all their processes), the load generator, everything else on the machine, and the server's CPU "
          "per student-minute (students who joined); idle: the same during the lobby, everyone in and nothing "
          "changing:"), "",
-        *cpu_table(results)])
+        *cpu_table(results, server_cores)])
 
 
 def machine():
@@ -497,7 +519,7 @@ def main(argv=None):
          f"next {args.discuss:g} s after a reveal, {starts}"
          f"lobby {args.lobby_seconds:g} s, joining at {args.join_rate:g} a second; load average before "
          f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}."), "",
-        tables(results), ""])
+        tables(results, len(server_pin[-1].split(",")) if server_pin else os.cpu_count()), ""])
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text)
